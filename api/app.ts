@@ -1,0 +1,41 @@
+import Koa from 'koa';
+import type { Logger } from '../shared/log/create-logger';
+import type { AccountAuthenticator } from './gateway/account-authenticator';
+import { gatewayErrors } from './gateway/gateway-errors';
+import { httpMetrics } from './gateway/http-metrics';
+import type { RateLimiter } from './gateway/rate-limiter';
+import { requestId } from './gateway/request-id';
+import { gatewayTimeout } from './gateway/timeout';
+import type { ApiMetrics } from './metrics';
+import type { ApiState } from './service/api-state';
+import { mountRoutes } from './service/mount-routes';
+import type { RouteDefinition } from './service/route-definition';
+import { serviceErrors } from './service/service-errors';
+import type { RequestValidator } from './service/validator';
+
+export interface AppDeps {
+  log: Logger;
+  metrics: ApiMetrics;
+  authenticator: AccountAuthenticator;
+  rateLimiter: RateLimiter;
+  validator: RequestValidator;
+  routes: RouteDefinition[];
+  bodyLimitBytes: number;
+  gatewayTimeoutMs: number;
+}
+
+/**
+ * The middleware order is the contract: the gateway (request id, metrics, bare errors, timeout) wraps the
+ * service (enveloped errors, routes with their per-route auth, rate limit and body limit, then the 404).
+ */
+export function createApp(deps: AppDeps): Koa<ApiState> {
+  const app = new Koa<ApiState>({ proxy: false });
+  app.silent = true;
+  app.use(requestId(deps.log));
+  app.use(httpMetrics(deps.metrics));
+  app.use(gatewayErrors(deps.metrics));
+  app.use(gatewayTimeout(deps.gatewayTimeoutMs));
+  app.use(serviceErrors(deps.metrics));
+  for (const middleware of mountRoutes(deps.routes, deps)) app.use(middleware);
+  return app;
+}

@@ -1,0 +1,110 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
+import { ChainRegistry } from '../shared/chain/chain-registry';
+import type { AppConfig } from '../shared/config/config-schema';
+import { createLogger, type Logger } from '../shared/log/create-logger';
+import { openStore, type Store } from '../shared/store/store';
+import { tokensOfChain } from '../shared/tokens/token-lists';
+import { createAdminServer } from './admin-server';
+import { createApp } from './app';
+import { AccountAuthenticator } from './gateway/account-authenticator';
+import { loadMasterKey } from './gateway/master-key';
+import { RateLimiter } from './gateway/rate-limiter';
+import { SecretBox } from './gateway/secret-box';
+import { ApiMetrics } from './metrics';
+import { serviceRoutes } from './routes';
+import type { ApiState } from './service/api-state';
+import { BASE_PATH } from './service/mount-routes';
+import { RequestValidator } from './service/validator';
+
+const NONCE_PURGE_INTERVAL_MS = 60_000;
+
+export interface ApiOptions {
+  log?: Logger;
+  /** A store the caller owns (tests share one between two api instances); otherwise opened from config. */
+  store?: Store;
+}
+
+export interface ApiInstance {
+  app: Koa<ApiState>;
+  store: Store;
+  metrics: ApiMetrics;
+  log: Logger;
+  /** Starts the public and admin servers; resolves with their base URLs. */
+  listen(): Promise<{ baseUrl: string; adminUrl: string }>;
+  close(): Promise<void>;
+}
+
+function listenOn(server: http.Server, host: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const { port: actual } = server.address() as AddressInfo;
+      resolve(`http://${host}:${actual}`);
+    });
+  });
+}
+
+function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
+
+/** The api's one wiring function: concrete objects from the validated config, passed in through constructors. */
+export async function buildApi(config: AppConfig, options: ApiOptions = {}): Promise<ApiInstance> {
+  const log = options.log ?? createLogger(config.logLevel, 'api');
+  const store = options.store ?? (await openStore(config));
+  const chains = new ChainRegistry(config.chains);
+  for (const chain of chains.all()) await store.tokens.replaceChainTokens(chain.chainId, tokensOfChain(chain));
+
+  const metrics = new ApiMetrics();
+  const secretBox = new SecretBox(loadMasterKey(config));
+  const validator = new RequestValidator();
+  const authenticator = new AccountAuthenticator(store.accounts, store.nonces, secretBox, config.accountCacheTtlMs);
+  const rateLimiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst);
+  const routes = serviceRoutes({ store, chains, secretBox, validator });
+  const app = createApp({
+    log,
+    metrics,
+    authenticator,
+    rateLimiter,
+    validator,
+    routes,
+    bodyLimitBytes: config.bodyLimitBytes,
+    gatewayTimeoutMs: config.gatewayTimeoutMs,
+  });
+
+  const housekeeping = setInterval(() => {
+    rateLimiter.prune();
+    store.nonces.purgeExpired(Date.now()).catch((err: unknown) => log.warn({ err }, 'nonce purge failed'));
+  }, NONCE_PURGE_INTERVAL_MS);
+  housekeeping.unref();
+
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  const admin = createAdminServer(metrics.registry, async () => {
+    await store.knex.raw('select 1');
+    return true;
+  });
+
+  return {
+    app,
+    store,
+    metrics,
+    log,
+    async listen() {
+      const origin = await listenOn(server, config.host, config.port);
+      const adminUrl = await listenOn(admin, config.host, config.adminPort);
+      return { baseUrl: `${origin}${BASE_PATH}`, adminUrl };
+    },
+    async close() {
+      clearInterval(housekeeping);
+      await Promise.all([closeServer(server), closeServer(admin)]);
+      if (!options.store) await store.close();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AccountRecord, AccountsRepository } from '../../shared/store/repositories/accounts-repository';
+import type { NoncesRepository } from '../../shared/store/repositories/nonces-repository';
+import { decodeValueInfo, hmacHex, signedMessage } from '../../shared/signing/request-signature';
+import { canonicalQuery } from '../../shared/signing/canonical-query';
+import { verifyPassphrase } from './passphrase-hash';
+import type { SecretBox } from './secret-box';
+
+export const TIMESTAMP_TOLERANCE_SECONDS = 300;
+export const NONCE_TTL_MS = 5 * 60 * 1000;
+
+export interface SignedHeaders {
+  apiKey: string;
+  valueInfo: string;
+  passphrase: string;
+  signature: string;
+}
+
+export interface RequestLine {
+  method: string;
+  path: string;
+  /** Raw query string after `?`, without it. */
+  rawQuery: string;
+}
+
+export interface AuthContext {
+  apiKey: string;
+  accountType: 'integrator';
+  /** The bodyHash the client signed; the service compares it with the body it received. */
+  bodyHash: string;
+}
+
+interface CachedAccount {
+  record: AccountRecord;
+  secretKey: string;
+  fetchedAt: number;
+  /** Keyed digest of a passphrase that already passed scrypt for this record's hash; spares scrypt per request. */
+  passphraseDigest?: Buffer;
+}
+
+export type AuthFailure = 'malformed' | 'timestamp' | 'nonce-format' | 'account' | 'passphrase' | 'signature' | 'replay';
+
+export type AuthResult = { ok: true; context: AuthContext } | { ok: false; reason: AuthFailure };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Checks 1 to 4 of "What the server verifies". The reason is for logs and metrics only, never for the client. */
+export class AccountAuthenticator {
+  private readonly cache = new Map<string, CachedAccount>();
+  private readonly digestKey = randomBytes(32);
+
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly nonces: NoncesRepository,
+    private readonly secretBox: SecretBox,
+    private readonly cacheTtlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async authenticate(headers: SignedHeaders, line: RequestLine): Promise<AuthResult> {
+    const info = decodeValueInfo(headers.valueInfo);
+    if (!info || !/^\d{1,12}$/.test(info.timestamp) || !/^[A-Za-z0-9_-]{43}$/.test(info.bodyHash)) {
+      return { ok: false, reason: 'malformed' };
+    }
+    const now = this.now();
+    if (Math.abs(now / 1000 - Number(info.timestamp)) > TIMESTAMP_TOLERANCE_SECONDS) {
+      return { ok: false, reason: 'timestamp' };
+    }
+    if (!/^[0-9a-fA-F]{24}$/.test(info.nonce)) return { ok: false, reason: 'nonce-format' };
+    if (!UUID.test(headers.apiKey)) return { ok: false, reason: 'account' };
+
+    const account = await this.account(headers.apiKey, now);
+    if (!account || !account.record.active) return { ok: false, reason: 'account' };
+    if (!(await this.passphraseMatches(account, headers.passphrase))) return { ok: false, reason: 'passphrase' };
+
+    const expected = hmacHex(
+      account.secretKey,
+      signedMessage({
+        timestamp: info.timestamp,
+        nonce: info.nonce,
+        method: line.method.toUpperCase(),
+        path: line.path,
+        query: canonicalQuery(line.rawQuery),
+        bodyHash: info.bodyHash,
+      }),
+    );
+    if (!equalStrings(expected, headers.signature)) return { ok: false, reason: 'signature' };
+
+    // Only a request that is otherwise valid spends its nonce, so garbage cannot burn a client's nonces.
+    if (!(await this.nonces.use(account.record.apiKey, info.nonce.toLowerCase(), now, NONCE_TTL_MS))) {
+      return { ok: false, reason: 'replay' };
+    }
+    return { ok: true, context: { apiKey: account.record.apiKey, accountType: 'integrator', bodyHash: info.bodyHash } };
+  }
+
+  private async account(apiKey: string, now: number): Promise<CachedAccount | undefined> {
+    const key = apiKey.toLowerCase();
+    const cached = this.cache.get(key);
+    if (cached && now - cached.fetchedAt < this.cacheTtlMs) return cached;
+    const record = await this.accounts.findByApiKey(key);
+    if (!record) {
+      this.cache.delete(key);
+      return undefined;
+    }
+    const entry: CachedAccount = {
+      record,
+      secretKey:
+        cached && cached.record.secretEncrypted === record.secretEncrypted
+          ? cached.secretKey
+          : this.secretBox.open(record.secretEncrypted, record.apiKey),
+      fetchedAt: now,
+      passphraseDigest: cached?.record.passphraseHash === record.passphraseHash ? cached.passphraseDigest : undefined,
+    };
+    this.cache.set(key, entry);
+    return entry;
+  }
+
+  private async passphraseMatches(account: CachedAccount, passphrase: string): Promise<boolean> {
+    const digest = createHmac('sha256', this.digestKey).update(passphrase, 'utf8').digest();
+    if (account.passphraseDigest && timingSafeEqual(digest, account.passphraseDigest)) return true;
+    if (!(await verifyPassphrase(passphrase, account.record.passphraseHash))) return false;
+    account.passphraseDigest = digest;
+    return true;
+  }
+}
+
+function equalStrings(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
+}

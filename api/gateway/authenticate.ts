@@ -1,0 +1,48 @@
+import type { Middleware } from 'koa';
+import { SIGNING_HEADERS } from '../../shared/signing/request-signature';
+import type { ApiMetrics } from '../metrics';
+import type { ApiState } from '../service/api-state';
+import type { AccountAuthenticator } from './account-authenticator';
+import { forbidden, unauthorized } from './gateway-error';
+
+function header(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Checks 1 to 4 of the spec: 401 when a signing header is missing, otherwise 403 for any failure,
+ * never saying which (the reason goes to metrics and debug logs only).
+ */
+export function authenticate(authenticator: AccountAuthenticator, metrics: ApiMetrics): Middleware<ApiState> {
+  return async (ctx, next) => {
+    const h = ctx.request.headers;
+    const apiKey = header(h[SIGNING_HEADERS.apiKeyId]);
+    const valueInfo = header(h[SIGNING_HEADERS.valueInfo]);
+    const passphrase = header(h[SIGNING_HEADERS.passphrase]);
+    const signature = header(h[SIGNING_HEADERS.signature]);
+    if (!apiKey || !valueInfo || !passphrase || !signature) {
+      metrics.authFailures.inc({ reason: 'missing-header' });
+      throw unauthorized();
+    }
+    let result;
+    try {
+      result = await authenticator.authenticate(
+        { apiKey, valueInfo, passphrase, signature },
+        { method: ctx.method, path: ctx.path, rawQuery: ctx.querystring },
+      );
+    } catch (err) {
+      // Verification temporarily unavailable (store down): the spec answers it as any other 403.
+      ctx.state.log.error({ err }, 'authentication could not be verified');
+      metrics.authFailures.inc({ reason: 'unavailable' });
+      throw forbidden();
+    }
+    if (!result.ok) {
+      metrics.authFailures.inc({ reason: result.reason });
+      ctx.state.log.debug({ reason: result.reason }, 'authentication refused');
+      throw forbidden();
+    }
+    ctx.state.auth = result.context;
+    ctx.state.log = ctx.state.log.child({ apiKeyId: result.context.apiKey });
+    await next();
+  };
+}

@@ -1,0 +1,20 @@
+import type { Middleware } from 'koa';
+import getRawBody from 'raw-body';
+import type { ApiState } from '../service/api-state';
+import { GatewayError, payloadTooLarge } from './gateway-error';
+
+/** Reads the raw body once, refusing more than `limitBytes` with the gateway's bare 413. */
+export function readBody(limitBytes: number): Middleware<ApiState> {
+  return async (ctx, next) => {
+    const declared = Number(ctx.request.headers['content-length'] ?? '0');
+    if (declared > limitBytes) throw payloadTooLarge();
+    try {
+      ctx.state.rawBody = await getRawBody(ctx.req, { limit: limitBytes });
+    } catch (err) {
+      const e = err as { type?: string; status?: number };
+      if (e.type === 'entity.too.large') throw payloadTooLarge();
+      throw new GatewayError(400, 'Bad Request');
+    }
+    await next();
+  };
+}

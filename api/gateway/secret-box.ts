@@ -1,0 +1,28 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+const VERSION = 'v1';
+
+/** AES-256-GCM under the master key; the stored form is `v1.<iv>.<tag>.<ciphertext>` in base64url. */
+export class SecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error('The master key must be 32 bytes');
+  }
+
+  seal(plaintext: string, associatedData: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    // Binding the box to its account means a copied row cannot lend its secret to another key.
+    cipher.setAAD(Buffer.from(associatedData, 'utf8'));
+    const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return [VERSION, iv, cipher.getAuthTag(), ct].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  }
+
+  open(sealed: string, associatedData: string): string {
+    const [version, iv, tag, ct] = sealed.split('.');
+    if (version !== VERSION || !iv || !tag || ct === undefined) throw new Error('Unreadable sealed secret');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from(associatedData, 'utf8'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+  }
+}

@@ -1,0 +1,26 @@
+import type { ChainRegistry } from '../../shared/chain/chain-registry';
+import type { Store } from '../../shared/store/store';
+import type { SecretBox } from '../gateway/secret-box';
+import type { RouteDefinition } from '../service/route-definition';
+import type { RequestValidator } from '../service/validator';
+import { createAccountRoute } from './accounts/create-account';
+import { listChainsRoute } from './chains/list-chains';
+import { supportChainRoute } from './support-chain/support-chain';
+import { listTokensRoute } from './tokens/list-tokens';
+
+export interface RouteDeps {
+  store: Store;
+  chains: ChainRegistry;
+  secretBox: SecretBox;
+  validator: RequestValidator;
+}
+
+/** Every served endpoint, in the order of the spec. */
+export function serviceRoutes(deps: RouteDeps): RouteDefinition[] {
+  return [
+    createAccountRoute({ accounts: deps.store.accounts, secretBox: deps.secretBox }),
+    listChainsRoute(deps.chains),
+    listTokensRoute({ chains: deps.chains, tokens: deps.store.tokens, validator: deps.validator }),
+    supportChainRoute(deps.chains),
+  ];
+}

@@ -1,0 +1,73 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { NotFoundError } from '../../shared/domain/errors';
+import type { AccountAuthenticator } from '../gateway/account-authenticator';
+import { authenticate } from '../gateway/authenticate';
+import { rateLimit } from '../gateway/rate-limit';
+import type { RateLimiter } from '../gateway/rate-limiter';
+import { readBody } from '../gateway/read-body';
+import type { ApiMetrics } from '../metrics';
+import type { ApiState } from './api-state';
+import { successEnvelope } from './envelope';
+import { readRequestBody } from './request-body';
+import type { RouteDefinition } from './route-definition';
+import { INVALID_BODY, type RequestValidator } from './validator';
+
+export const BASE_PATH = '/api/v1';
+
+export interface MountDeps {
+  authenticator: AccountAuthenticator;
+  rateLimiter: RateLimiter;
+  validator: RequestValidator;
+  metrics: ApiMetrics;
+  bodyLimitBytes: number;
+}
+
+function serve(route: RouteDefinition, validator: RequestValidator): Middleware<ApiState> {
+  const takesBody = (route.method === 'POST' || route.method === 'PATCH') && route.body !== undefined;
+  return async (ctx) => {
+    if (route.raw) {
+      await route.raw(ctx);
+      return;
+    }
+    const parsed = readRequestBody({
+      method: ctx.method,
+      contentType: ctx.request.headers['content-type'],
+      raw: ctx.state.rawBody ?? Buffer.alloc(0),
+      auth: ctx.state.auth,
+      takesBody,
+    });
+    const body = route.body ? validator.assert(route.body, parsed, route.bodyError ?? INVALID_BODY) : undefined;
+    const data = await route.handle!({
+      body,
+      query: ctx.query,
+      params: ctx.params as Record<string, string>,
+      auth: ctx.state.auth,
+      requestId: ctx.state.requestId,
+      log: ctx.state.log,
+    });
+    ctx.status = 200;
+    ctx.body = successEnvelope(ctx.state, data);
+  };
+}
+
+/** One router for every served route: gateway checks per route (auth, rate limit, body limit), then the handler. */
+export function mountRoutes(routes: RouteDefinition[], deps: MountDeps): Middleware<ApiState>[] {
+  const router = new Router<ApiState>({ prefix: BASE_PATH, sensitive: true, strict: true });
+  const auth = authenticate(deps.authenticator, deps.metrics);
+  const limit = rateLimit(deps.rateLimiter, deps.metrics);
+  const body = readBody(deps.bodyLimitBytes);
+  for (const route of routes) {
+    const template = `${BASE_PATH}${route.path}`;
+    const tag: Middleware<ApiState> = async (ctx, next) => {
+      ctx.state.routeTemplate = template;
+      await next();
+    };
+    const chain = route.auth === 'signed' ? [tag, auth, limit, body] : [tag, limit, body];
+    router.register(route.path, [route.method], [...chain, serve(route, deps.validator)]);
+  }
+  const notFound: Middleware<ApiState> = async (ctx) => {
+    throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}`);
+  };
+  return [router.routes() as Middleware<ApiState>, notFound];
+}

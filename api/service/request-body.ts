@@ -1,0 +1,78 @@
+import { ForbiddenError, ValidationError } from '../../shared/domain/errors';
+import { canonicalJson } from '../../shared/signing/canonical-json';
+import { EMPTY_BODY_HASH, bodyHashOf } from '../../shared/signing/request-signature';
+import type { AuthContext } from '../gateway/account-authenticator';
+
+export const INVALID_BODY_HASH = 'Invalid body hash';
+export const INVALID_JSON_BODY = 'Invalid JSON body';
+export const BODY_REQUIRED = 'Body is required';
+
+const NO_BODY = Symbol('no body');
+type Parsed = unknown | typeof NO_BODY;
+
+function isJsonContentType(contentType: string | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(contentType ?? '');
+}
+
+function parse(raw: Buffer): Parsed {
+  if (raw.length === 0) return NO_BODY;
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface BodyInput {
+  method: string;
+  contentType: string | undefined;
+  raw: Buffer;
+  auth: AuthContext | undefined;
+  /** Whether the route takes a body at all (POST/PATCH routes with a schema). */
+  takesBody: boolean;
+}
+
+/**
+ * Check 5 of the spec (the received body hashes to the signed bodyHash) and the content-type rules,
+ * then the parsed body. GET and DELETE carry no body: only the empty-string hash may be signed for them.
+ */
+export function readRequestBody(input: BodyInput): unknown {
+  const hasBody = input.raw.length > 0;
+  const jsonType = isJsonContentType(input.contentType);
+
+  if (input.auth) {
+    if (!input.takesBody) {
+      if (input.auth.bodyHash !== EMPTY_BODY_HASH) throw new ForbiddenError(INVALID_BODY_HASH);
+      return undefined;
+    }
+    if (hasBody && !jsonType) throw new ForbiddenError(INVALID_BODY_HASH);
+    const parsed = parse(input.raw);
+    if (parsed === NO_BODY) {
+      if (input.auth.bodyHash !== EMPTY_BODY_HASH) throw new ForbiddenError(INVALID_BODY_HASH);
+      throw new ValidationError(BODY_REQUIRED);
+    }
+    if (parsed === undefined) {
+      // The client signed bytes that are not JSON: tell them apart from a body altered in transit.
+      if (bodyHashOf(input.raw.toString('utf8')) === input.auth.bodyHash) throw new ValidationError(INVALID_JSON_BODY);
+      throw new ForbiddenError(INVALID_BODY_HASH);
+    }
+    if (bodyHashOf(canonicalJsonOrEmpty(parsed)) !== input.auth.bodyHash) throw new ForbiddenError(INVALID_BODY_HASH);
+    return parsed;
+  }
+
+  if (!input.takesBody) return undefined;
+  if (hasBody && !jsonType) throw new ValidationError(INVALID_JSON_BODY);
+  if (!jsonType) throw new ValidationError(INVALID_JSON_BODY);
+  const parsed = parse(input.raw);
+  if (parsed === NO_BODY) throw new ValidationError(BODY_REQUIRED);
+  if (parsed === undefined) throw new ValidationError(INVALID_JSON_BODY);
+  return parsed;
+}
+
+function canonicalJsonOrEmpty(value: unknown): string {
+  try {
+    return canonicalJson(value);
+  } catch {
+    return '';
+  }
+}

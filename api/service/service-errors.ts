@@ -1,0 +1,30 @@
+import type { Middleware } from 'koa';
+import { INTERNAL_ERROR_MESSAGE, ServiceError } from '../../shared/domain/errors';
+import { GatewayError } from '../gateway/gateway-error';
+import type { ApiMetrics } from '../metrics';
+import type { ApiState } from './api-state';
+import { errorEnvelope } from './envelope';
+
+/**
+ * Renders every error raised inside the service in the envelope. Gateway errors pass through to the
+ * gateway's renderer; anything unexpected becomes INTERNAL_ERROR, logged with the request id, details withheld.
+ */
+export function serviceErrors(metrics: ApiMetrics): Middleware<ApiState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof GatewayError) throw err;
+      if (err instanceof ServiceError) {
+        ctx.status = err.status;
+        ctx.body = errorEnvelope(ctx.state, err.code, err.message, err.details);
+        if (err.status >= 500) ctx.state.log.error({ err }, 'service error');
+        return;
+      }
+      metrics.unhandledErrors.inc();
+      ctx.state.log.error({ err }, 'unexpected error');
+      ctx.status = 500;
+      ctx.body = errorEnvelope(ctx.state, 'INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE);
+    }
+  };
+}

@@ -1,0 +1,141 @@
+import Ajv, { type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
+import { isAddress } from 'ethers';
+import type { ErrorDetail } from '../../shared/domain/errors';
+import { ValidationError } from '../../shared/domain/errors';
+
+export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+export const isNativeAddress = (address: string): boolean => address.toLowerCase() === NATIVE_TOKEN_ADDRESS;
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/** Custom formats: the name is what the schema says, the message what a client reads in `error.details`. */
+const FORMATS: Record<string, { validate: (value: string) => boolean; message: string }> = {
+  // ethers accepts lowercase, uppercase and a correct EIP-55 checksum, and refuses a wrong mixed-case checksum.
+  'evm-address': { validate: (v) => /^0x[0-9a-fA-F]{40}$/.test(v) && isAddress(v), message: 'Must be a valid EVM address' },
+  'erc20-address': {
+    validate: (v) => /^0x[0-9a-fA-F]{40}$/.test(v) && isAddress(v) && !isNativeAddress(v) && v !== ZERO_ADDRESS,
+    message: 'Must be a valid ERC-20 token address (the native token cannot be sold; use the wrapped token)',
+  },
+  'fee-recipient': {
+    validate: (v) => /^0x[0-9a-fA-F]{40}$/.test(v) && isAddress(v) && v !== ZERO_ADDRESS,
+    message: 'Must be a valid EVM address other than the zero address',
+  },
+  decimal: { validate: (v) => DECIMAL.test(v), message: 'Must be a decimal string such as "10" or "0.5"' },
+  'positive-decimal': {
+    validate: (v) => DECIMAL.test(v) && /[1-9]/.test(v),
+    message: 'Must be a decimal string greater than 0, such as "10" or "0.5"',
+  },
+  'whole-number': { validate: (v) => /^\d+$/.test(v), message: 'Must be a whole number written as a string, such as "30"' },
+  'tx-hash': { validate: (v) => /^0x[0-9a-fA-F]{64}$/.test(v), message: 'Must be a 0x-prefixed 32-byte hex hash' },
+  signature: { validate: (v) => /^0x[0-9a-fA-F]{130}$/.test(v), message: 'Must be a 65-byte hex signature (0x plus 130 hex characters)' },
+};
+
+const ARTICLE: Record<string, string> = { integer: 'an integer', object: 'an object', array: 'an array' };
+
+function fieldOf(error: ErrorObject, root: string): string {
+  const parts = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') parts.push((error.params as { missingProperty: string }).missingProperty);
+  if (error.keyword === 'additionalProperties') {
+    parts.push((error.params as { additionalProperty: string }).additionalProperty);
+  }
+  return parts.length ? parts.join('.') : root;
+}
+
+function messageOf(error: ErrorObject): string {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'Is required';
+    case 'type': {
+      const type = String(p.type).split(',')[0];
+      return `Must be ${ARTICLE[type] ?? `a ${type}`}`;
+    }
+    case 'format':
+      return FORMATS[String(p.format)]?.message ?? 'Has an invalid format';
+    case 'minLength':
+      return p.limit === 1 ? 'Must not be empty' : `Must be at least ${String(p.limit)} characters`;
+    case 'maxLength':
+      return `Must be at most ${String(p.limit)} characters`;
+    case 'minimum':
+      return `Must be at least ${String(p.limit)}`;
+    case 'maximum':
+      return `Must be at most ${String(p.limit)}`;
+    case 'exclusiveMinimum':
+      return `Must be greater than ${String(p.limit)}`;
+    case 'exclusiveMaximum':
+      return `Must be less than ${String(p.limit)}`;
+    case 'enum':
+      return `Must be one of: ${(p.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'additionalProperties':
+    case 'not':
+      return 'Is not allowed';
+    case 'minProperties':
+      return 'Must not be empty';
+    case 'minItems':
+      return `Must have at least ${String(p.limit)} item(s)`;
+    case 'maxItems':
+      return `Must have at most ${String(p.limit)} item(s)`;
+    case 'uniqueItems':
+      return 'Must not repeat items';
+    case 'pattern':
+      return 'Has an invalid format';
+    default:
+      return error.message ?? 'Is invalid';
+  }
+}
+
+/** Turns ajv errors into `{field, message}` details with dot paths; one detail per field and message. */
+export function detailsOf(errors: ErrorObject[] | null | undefined, root: string): ErrorDetail[] {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const error of errors ?? []) {
+    if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    const detail = { field: fieldOf(error, root), message: messageOf(error) };
+    const key = `${detail.field}\u0000${detail.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      details.push(detail);
+    }
+  }
+  return details;
+}
+
+export type Check<T> = (value: unknown) => value is T;
+
+/** One ajv instance for every request schema; the same schemas feed /openapi.json. */
+export class RequestValidator {
+  private readonly ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: false });
+  private readonly compiled = new WeakMap<SchemaObject, ValidateFunction>();
+
+  constructor() {
+    for (const [name, format] of Object.entries(FORMATS)) this.ajv.addFormat(name, format.validate);
+    this.ajv.addKeyword({ keyword: 'example' });
+  }
+
+  private compile(schema: SchemaObject): ValidateFunction {
+    let fn = this.compiled.get(schema);
+    if (!fn) {
+      fn = this.ajv.compile(schema);
+      this.compiled.set(schema, fn);
+    }
+    return fn;
+  }
+
+  /** Details of what is wrong, or an empty array. */
+  check(schema: SchemaObject, value: unknown, root: string): ErrorDetail[] {
+    const fn = this.compile(schema);
+    return fn(value) ? [] : detailsOf(fn.errors, root);
+  }
+
+  /** Throws VALIDATION_ERROR with `message` (e.g. `Invalid request body`) when the value does not fit. */
+  assert<T>(schema: SchemaObject, value: unknown, message: string, root = 'body'): T {
+    const details = this.check(schema, value, root);
+    if (details.length) throw new ValidationError(message, details);
+    return value as T;
+  }
+}
+
+export const INVALID_BODY = 'Invalid request body';
+export const INVALID_QUERY = 'Invalid query parameters';

@@ -1,0 +1,101 @@
+import type { JSONSchemaType } from 'ajv';
+
+/** One enabled chain. Everything the api needs to describe and reach it. */
+export interface ChainConfig {
+  chainId: number;
+  name: string;
+  rpcUrls: string[];
+  nativeSymbol: string;
+  nativeDecimals: number;
+  /** Address of the wrapped native token (WETH, WMATIC…): limit orders and DCA sell it instead of the native coin. */
+  wrappedNative: string;
+  /** Whether cross-chain transfers may start on this chain. */
+  crossChainSource: boolean;
+  /** Path of a token list (Uniswap Token Lists format) for this chain, relative to the chains file. */
+  tokenList?: string;
+}
+
+export interface RateLimitConfig {
+  /** Sustained requests per second allowed per API key (signed routes) or per IP (public routes). */
+  perSecond: number;
+  /** Bucket size: how many requests may arrive at once before the sustained rate applies. */
+  burst: number;
+}
+
+export interface AppConfig {
+  host: string;
+  port: number;
+  adminPort: number;
+  dataDir: string;
+  /** mysql://user:pass@host:port/db, or empty for the embedded SQLite store in dataDir. */
+  databaseUrl: string;
+  /** 64 hex characters (AES-256 key) encrypting stored secret keys; empty: generated key file in dataDir. */
+  masterKey: string;
+  chainsFile: string;
+  chains: ChainConfig[];
+  rateLimit: RateLimitConfig;
+  bodyLimitBytes: number;
+  gatewayTimeoutMs: number;
+  /** How long an api process may trust a cached account row; a deactivated key stops working after this. */
+  accountCacheTtlMs: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+const chainSchema: JSONSchemaType<ChainConfig> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['chainId', 'name', 'rpcUrls', 'nativeSymbol', 'nativeDecimals', 'wrappedNative', 'crossChainSource'],
+  properties: {
+    chainId: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+    name: { type: 'string', minLength: 1 },
+    rpcUrls: { type: 'array', items: { type: 'string', minLength: 1 } },
+    nativeSymbol: { type: 'string', minLength: 1 },
+    nativeDecimals: { type: 'integer', minimum: 0, maximum: 36 },
+    wrappedNative: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+    crossChainSource: { type: 'boolean' },
+    tokenList: { type: 'string', nullable: true },
+  },
+};
+
+export const configSchema: JSONSchemaType<AppConfig> = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'host',
+    'port',
+    'adminPort',
+    'dataDir',
+    'databaseUrl',
+    'masterKey',
+    'chainsFile',
+    'chains',
+    'rateLimit',
+    'bodyLimitBytes',
+    'gatewayTimeoutMs',
+    'accountCacheTtlMs',
+    'logLevel',
+  ],
+  properties: {
+    host: { type: 'string', minLength: 1 },
+    port: { type: 'integer', minimum: 0, maximum: 65535 },
+    adminPort: { type: 'integer', minimum: 0, maximum: 65535 },
+    dataDir: { type: 'string', minLength: 1 },
+    databaseUrl: { type: 'string', pattern: '^$|^mysql2?://' },
+    masterKey: { type: 'string', pattern: '^$|^[0-9a-fA-F]{64}$' },
+    chainsFile: { type: 'string', minLength: 1 },
+    chains: { type: 'array', minItems: 1, items: chainSchema },
+    rateLimit: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['perSecond', 'burst'],
+      properties: {
+        perSecond: { type: 'number', exclusiveMinimum: 0 },
+        burst: { type: 'integer', minimum: 1 },
+      },
+    },
+    bodyLimitBytes: { type: 'integer', minimum: 1 },
+    gatewayTimeoutMs: { type: 'integer', minimum: 1 },
+    accountCacheTtlMs: { type: 'integer', minimum: 0, maximum: 60000 },
+    logLevel: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+  },
+};

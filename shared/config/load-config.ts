@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+import { configSchema, type AppConfig, type ChainConfig } from './config-schema';
+
+/** Every environment variable the service reads, with its default. The README's configuration table mirrors this. */
+export const ENV_DEFAULTS = {
+  HOST: '127.0.0.1',
+  PORT: '8080',
+  ADMIN_PORT: '9090',
+  DATA_DIR: './data',
+  DATABASE_URL: '',
+  MASTER_KEY: '',
+  CHAINS_FILE: 'config/chains.json',
+  RATE_LIMIT_PER_SECOND: '1000',
+  RATE_LIMIT_BURST: '2000',
+  BODY_LIMIT_BYTES: '1048576',
+  GATEWAY_TIMEOUT_MS: '30000',
+  ACCOUNT_CACHE_TTL_MS: '2000',
+  LOG_LEVEL: 'info',
+} as const;
+
+export type EnvName = keyof typeof ENV_DEFAULTS;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+interface ChainsFile {
+  chains: ChainConfig[];
+}
+
+function readChainsFile(file: string): ChainConfig[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`CHAINS_FILE ${file} cannot be read: ${(err as Error).message}`);
+  }
+  const chains = (parsed as Partial<ChainsFile>).chains;
+  if (!Array.isArray(chains)) throw new ConfigError(`CHAINS_FILE ${file} must hold {"chains": [...]}`);
+  const dir = path.dirname(file);
+  // Token list paths are relative to the chains file so the pair can be moved together.
+  return chains.map((c: ChainConfig) => (c.tokenList ? { ...c, tokenList: path.resolve(dir, c.tokenList) } : c));
+}
+
+function toNumber(value: string): number {
+  return value.trim() === '' ? Number.NaN : Number(value);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * Builds the one config object of a process from its environment, validates it once and freezes it.
+ * `overrides` lets tests and tools change single fields without touching the environment.
+ */
+export function loadConfig(
+  env: Partial<Record<string, string | undefined>> = process.env,
+  overrides: Partial<AppConfig> = {},
+): AppConfig {
+  const get = (name: EnvName): string => env[name] ?? ENV_DEFAULTS[name];
+  const chainsFile = path.resolve(get('CHAINS_FILE'));
+  const raw: AppConfig = {
+    host: get('HOST'),
+    port: toNumber(get('PORT')),
+    adminPort: toNumber(get('ADMIN_PORT')),
+    dataDir: path.resolve(get('DATA_DIR')),
+    databaseUrl: get('DATABASE_URL'),
+    masterKey: get('MASTER_KEY'),
+    chainsFile,
+    chains: overrides.chains ?? readChainsFile(chainsFile),
+    rateLimit: { perSecond: toNumber(get('RATE_LIMIT_PER_SECOND')), burst: toNumber(get('RATE_LIMIT_BURST')) },
+    bodyLimitBytes: toNumber(get('BODY_LIMIT_BYTES')),
+    gatewayTimeoutMs: toNumber(get('GATEWAY_TIMEOUT_MS')),
+    accountCacheTtlMs: toNumber(get('ACCOUNT_CACHE_TTL_MS')),
+    logLevel: get('LOG_LEVEL') as AppConfig['logLevel'],
+    ...overrides,
+  };
+  const ajv = new Ajv({ allErrors: true });
+  if (!ajv.validate(configSchema, raw)) {
+    const problems = (ajv.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const ids = new Set<number>();
+  for (const chain of raw.chains) {
+    if (ids.has(chain.chainId)) throw new ConfigError(`Invalid configuration: chain ${chain.chainId} listed twice`);
+    ids.add(chain.chainId);
+  }
+  return deepFreeze(raw);
+}

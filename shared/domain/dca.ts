@@ -1,0 +1,49 @@
+export const DCA_STRATEGY_STATUSES = ['pending', 'active', 'cancelled', 'finished'] as const;
+export type DcaStrategyStatus = (typeof DCA_STRATEGY_STATUSES)[number];
+/** Statuses a client may filter the strategy list by (`pending` is reserved for the service). */
+export const DCA_STRATEGY_LIST_STATUSES = ['active', 'cancelled', 'finished'] as const;
+
+export const DCA_ORDER_STATUSES = ['pending', 'executing', 'successful', 'cancelled', 'error', 'expired'] as const;
+export type DcaOrderStatus = (typeof DCA_ORDER_STATUSES)[number];
+
+export interface DcaStrategy {
+  id: string;
+  apiKey: string;
+  accountTo: string;
+  chainIdFrom: number;
+  chainIdTo: number;
+  tokenAddressFrom: string;
+  tokenAddressTo: string;
+  tokenSymbolFrom: string;
+  tokenSymbolTo: string;
+  pair: string;
+  totalAmount: number;
+  iterations: number;
+  /** Seconds between iterations. */
+  frequency: number;
+  slippage: number;
+  minPrice: number | null;
+  maxPrice: number | null;
+  status: DcaStrategyStatus;
+  signature: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface DcaOrder {
+  id: string;
+  strategyId: string;
+  apiKey: string;
+  accountTo: string;
+  /** 0-based iteration index; the slot is `strategy.createdAt + iteration × frequency`. */
+  iteration: number;
+  slotAt: number;
+  amount: number;
+  amountReceived: number | null;
+  executionPrice: number | null;
+  status: DcaOrderStatus;
+  transactionHash: string | null;
+  errorMessage: string | null;
+  createdAt: number;
+  updatedAt: number;
+}

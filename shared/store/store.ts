@@ -1,0 +1,48 @@
+import type { Knex } from 'knex';
+import { createKnex, dialectOf, type Dialect, type StoreConnectionConfig } from './create-knex';
+import { migrateToLatest } from './migrate';
+import { AccountsRepository } from './repositories/accounts-repository';
+import { DcaRepository } from './repositories/dca-repository';
+import { LimitOrdersRepository } from './repositories/limit-orders-repository';
+import { NoncesRepository } from './repositories/nonces-repository';
+import { ReferencePricesRepository } from './repositories/reference-prices-repository';
+import { TokensRepository } from './repositories/tokens-repository';
+
+/** The store both processes share: one knex and the repositories over it. */
+export interface Store {
+  knex: Knex;
+  dialect: Dialect;
+  accounts: AccountsRepository;
+  nonces: NoncesRepository;
+  tokens: TokensRepository;
+  referencePrices: ReferencePricesRepository;
+  limitOrders: LimitOrdersRepository;
+  dca: DcaRepository;
+  close(): Promise<void>;
+}
+
+export function storeOver(knex: Knex, dialect: Dialect): Store {
+  return {
+    knex,
+    dialect,
+    accounts: new AccountsRepository(knex),
+    nonces: new NoncesRepository(knex),
+    tokens: new TokensRepository(knex),
+    referencePrices: new ReferencePricesRepository(knex),
+    limitOrders: new LimitOrdersRepository(knex),
+    dca: new DcaRepository(knex),
+    close: () => knex.destroy(),
+  };
+}
+
+/** Connects and migrates to the latest schema. */
+export async function openStore(config: StoreConnectionConfig): Promise<Store> {
+  const knex = createKnex(config);
+  try {
+    await migrateToLatest(knex);
+  } catch (err) {
+    await knex.destroy();
+    throw err;
+  }
+  return storeOver(knex, dialectOf(config));
+}

@@ -1,0 +1,39 @@
+import { ApiClient, newAccountClient, rawRequest, type Envelope } from '../helpers/api-client';
+import { startApiOn } from '../helpers/api-harness';
+import { describeEachStore } from '../helpers/store-targets';
+
+describeEachStore('accounts, chains, tokens, support-chain', (kind) => {
+  let running: Awaited<ReturnType<typeof startApiOn>>;
+  let client: ApiClient;
+
+  beforeAll(async () => {
+    running = await startApiOn(kind);
+    client = await newAccountClient(running.baseUrl);
+  });
+  afterAll(async () => running?.close());
+
+  it('creates an account whose credentials sign requests', async () => {
+    const res = await client.get<{ chainIds: number[] }>('/chains');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ chainIds: [1, 10, 56, 137, 8453, 42161, 43114, 59144] });
+    expect(res.body.meta).toEqual({
+      requestId: res.headers.get('apigw-requestid'),
+      version: 'v1',
+      accountType: 'integrator',
+      apiKeyId: client.credentials.apiKey,
+    });
+  });
+
+  it('rejects a short name with a field detail', async () => {
+    const res = await rawRequest<Envelope>(running.baseUrl, 'POST', '/accounts', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'abc', password: 'password1' }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'Invalid request body',
+      details: [{ field: 'name', message: 'Must be at least 6 characters' }],
+    });
+  });
+});
