@@ -66,7 +66,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
   const validator = new RequestValidator();
   const authenticator = new AccountAuthenticator(store.accounts, store.nonces, secretBox, config.accountCacheTtlMs);
   const rateLimiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst);
-  const routes = serviceRoutes({ store, chains, secretBox, validator });
+  const routes = serviceRoutes({ store, chains, secretBox, validator, now: Date.now });
   const app = createApp({
     log,
     metrics,

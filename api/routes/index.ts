@@ -1,10 +1,13 @@
 import type { ChainRegistry } from '../../shared/chain/chain-registry';
 import type { Store } from '../../shared/store/store';
 import type { SecretBox } from '../gateway/secret-box';
+import { documentationRoutes } from '../openapi';
 import type { RouteDefinition } from '../service/route-definition';
 import type { RequestValidator } from '../service/validator';
 import { createAccountRoute } from './accounts/create-account';
 import { listChainsRoute } from './chains/list-chains';
+import { dcaRoutes } from './dca';
+import { limitOrderRoutes } from './limit-orders';
 import { supportChainRoute } from './support-chain/support-chain';
 import { listTokensRoute } from './tokens/list-tokens';
 
@@ -13,14 +16,19 @@ export interface RouteDeps {
   chains: ChainRegistry;
   secretBox: SecretBox;
   validator: RequestValidator;
+  /** Milliseconds since the epoch; tests pass a fixed clock. */
+  now: () => number;
 }
 
-/** Every served endpoint, in the order of the spec. */
+/** Every served endpoint, in the order of the spec, then the documentation generated from them. */
 export function serviceRoutes(deps: RouteDeps): RouteDefinition[] {
-  return [
+  const served = [
     createAccountRoute({ accounts: deps.store.accounts, secretBox: deps.secretBox }),
     listChainsRoute(deps.chains),
     listTokensRoute({ chains: deps.chains, tokens: deps.store.tokens, validator: deps.validator }),
     supportChainRoute(deps.chains),
+    ...limitOrderRoutes(deps),
+    ...dcaRoutes(deps),
   ];
+  return [...served, ...documentationRoutes(served)];
 }
