@@ -6,7 +6,13 @@ const transformIgnorePatterns = ['/node_modules/(?!(p-queue|p-timeout|eventemitt
 module.exports = {
   globalSetup: '<rootDir>/test/global-setup.ts',
   projects: [
-    { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, transformIgnorePatterns, testEnvironment: 'node' },
+    {
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+      transform,
+      transformIgnorePatterns,
+      testEnvironment: 'node',
+    },
     {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],

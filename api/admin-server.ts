@@ -17,7 +17,8 @@ export function createAdminServer(registry: Registry, healthy: () => Promise<boo
     }
     if (req.method === 'GET' && req.url === '/healthz') {
       healthy().then(
-        (ok) => reply(ok ? 200 : 503, 'application/json', JSON.stringify({ status: ok ? 'ok' : 'unavailable' })),
+        (ok) =>
+          reply(ok ? 200 : 503, 'application/json', JSON.stringify({ status: ok ? 'ok' : 'unavailable' })),
         () => reply(503, 'application/json', JSON.stringify({ status: 'unavailable' })),
       );
       return;

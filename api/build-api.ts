@@ -59,12 +59,18 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
   const log = options.log ?? createLogger(config.logLevel, 'api');
   const store = options.store ?? (await openStore(config));
   const chains = new ChainRegistry(config.chains);
-  for (const chain of chains.all()) await store.tokens.replaceChainTokens(chain.chainId, tokensOfChain(chain));
+  for (const chain of chains.all())
+    await store.tokens.replaceChainTokens(chain.chainId, tokensOfChain(chain));
 
   const metrics = new ApiMetrics();
   const secretBox = new SecretBox(loadMasterKey(config));
   const validator = new RequestValidator();
-  const authenticator = new AccountAuthenticator(store.accounts, store.nonces, secretBox, config.accountCacheTtlMs);
+  const authenticator = new AccountAuthenticator(
+    store.accounts,
+    store.nonces,
+    secretBox,
+    config.accountCacheTtlMs,
+  );
   const rateLimiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst);
   const routes = serviceRoutes({ store, chains, secretBox, validator, now: Date.now });
   const app = createApp({

@@ -96,7 +96,10 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('deleted_at').nullable();
     t.index(['api_key', 'status'], 'limit_orders_key_status_idx');
     t.index(['api_key', 'account_to'], 'limit_orders_key_account_idx');
-    t.index(['chain_id', 'in_token', 'out_token', 'status', 'price_trigger_num'], 'limit_orders_pair_open_idx');
+    t.index(
+      ['chain_id', 'in_token', 'out_token', 'status', 'price_trigger_num'],
+      'limit_orders_pair_open_idx',
+    );
     t.index(['status', 'lease_expires_at'], 'limit_orders_lease_idx');
     t.index(['updated_at'], 'limit_orders_updated_idx');
   });

@@ -38,7 +38,8 @@ interface CachedAccount {
   passphraseDigest?: Buffer;
 }
 
-export type AuthFailure = 'malformed' | 'timestamp' | 'nonce-format' | 'account' | 'passphrase' | 'signature' | 'replay';
+export type AuthFailure =
+  'malformed' | 'timestamp' | 'nonce-format' | 'account' | 'passphrase' | 'signature' | 'replay';
 
 export type AuthResult = { ok: true; context: AuthContext } | { ok: false; reason: AuthFailure };
 
@@ -71,7 +72,8 @@ export class AccountAuthenticator {
 
     const account = await this.account(headers.apiKey, now);
     if (!account || !account.record.active) return { ok: false, reason: 'account' };
-    if (!(await this.passphraseMatches(account, headers.passphrase))) return { ok: false, reason: 'passphrase' };
+    if (!(await this.passphraseMatches(account, headers.passphrase)))
+      return { ok: false, reason: 'passphrase' };
 
     const expected = hmacHex(
       account.secretKey,
@@ -90,7 +92,10 @@ export class AccountAuthenticator {
     if (!(await this.nonces.use(account.record.apiKey, info.nonce.toLowerCase(), now, NONCE_TTL_MS))) {
       return { ok: false, reason: 'replay' };
     }
-    return { ok: true, context: { apiKey: account.record.apiKey, accountType: 'integrator', bodyHash: info.bodyHash } };
+    return {
+      ok: true,
+      context: { apiKey: account.record.apiKey, accountType: 'integrator', bodyHash: info.bodyHash },
+    };
   }
 
   private async account(apiKey: string, now: number): Promise<CachedAccount | undefined> {
@@ -109,7 +114,8 @@ export class AccountAuthenticator {
           ? cached.secretKey
           : this.secretBox.open(record.secretEncrypted, record.apiKey),
       fetchedAt: now,
-      passphraseDigest: cached?.record.passphraseHash === record.passphraseHash ? cached.passphraseDigest : undefined,
+      passphraseDigest:
+        cached?.record.passphraseHash === record.passphraseHash ? cached.passphraseDigest : undefined,
     };
     this.cache.set(key, entry);
     return entry;

@@ -9,7 +9,11 @@ export function httpMetrics(metrics: ApiMetrics): Middleware<ApiState> {
     try {
       await next();
     } finally {
-      const labels = { route: ctx.state.routeTemplate ?? 'unmatched', method: ctx.method, status: String(ctx.status) };
+      const labels = {
+        route: ctx.state.routeTemplate ?? 'unmatched',
+        method: ctx.method,
+        status: String(ctx.status),
+      };
       end(labels);
       metrics.httpRequests.inc(labels);
     }

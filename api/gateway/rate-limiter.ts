@@ -34,7 +34,8 @@ export class RateLimiter {
   prune(): void {
     const now = this.now();
     for (const [key, bucket] of this.buckets) {
-      if (bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.perSecond >= this.burst) this.buckets.delete(key);
+      if (bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.perSecond >= this.burst)
+        this.buckets.delete(key);
     }
   }
 

@@ -14,7 +14,9 @@ export class SecretBox {
     // Binding the box to its account means a copied row cannot lend its secret to another key.
     cipher.setAAD(Buffer.from(associatedData, 'utf8'));
     const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [VERSION, iv, cipher.getAuthTag(), ct].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    return [VERSION, iv, cipher.getAuthTag(), ct]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
   }
 
   open(sealed: string, associatedData: string): string {

@@ -37,7 +37,9 @@ function serve(route: RouteDefinition, validator: RequestValidator): Middleware<
       auth: ctx.state.auth,
       takesBody,
     });
-    const body = route.body ? validator.assert(route.body, parsed, route.bodyError ?? INVALID_BODY) : undefined;
+    const body = route.body
+      ? validator.assert(route.body, parsed, route.bodyError ?? INVALID_BODY)
+      : undefined;
     const data = await route.handle!({
       body,
       query: ctx.query,

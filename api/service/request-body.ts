@@ -53,10 +53,12 @@ export function readRequestBody(input: BodyInput): unknown {
     }
     if (parsed === undefined) {
       // The client signed bytes that are not JSON: tell them apart from a body altered in transit.
-      if (bodyHashOf(input.raw.toString('utf8')) === input.auth.bodyHash) throw new ValidationError(INVALID_JSON_BODY);
+      if (bodyHashOf(input.raw.toString('utf8')) === input.auth.bodyHash)
+        throw new ValidationError(INVALID_JSON_BODY);
       throw new ForbiddenError(INVALID_BODY_HASH);
     }
-    if (bodyHashOf(canonicalJsonOrEmpty(parsed)) !== input.auth.bodyHash) throw new ForbiddenError(INVALID_BODY_HASH);
+    if (bodyHashOf(canonicalJsonOrEmpty(parsed)) !== input.auth.bodyHash)
+      throw new ForbiddenError(INVALID_BODY_HASH);
     return parsed;
   }
 

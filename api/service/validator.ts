@@ -13,9 +13,13 @@ const DECIMAL = /^\d+(\.\d+)?$/;
 /** Custom formats: the name is what the schema says, the message what a client reads in `error.details`. */
 const FORMATS: Record<string, { validate: (value: string) => boolean; message: string }> = {
   // ethers accepts lowercase, uppercase and a correct EIP-55 checksum, and refuses a wrong mixed-case checksum.
-  'evm-address': { validate: (v) => /^0x[0-9a-fA-F]{40}$/.test(v) && isAddress(v), message: 'Must be a valid EVM address' },
+  'evm-address': {
+    validate: (v) => /^0x[0-9a-fA-F]{40}$/.test(v) && isAddress(v),
+    message: 'Must be a valid EVM address',
+  },
   'erc20-address': {
-    validate: (v) => /^0x[0-9a-fA-F]{40}$/.test(v) && isAddress(v) && !isNativeAddress(v) && v !== ZERO_ADDRESS,
+    validate: (v) =>
+      /^0x[0-9a-fA-F]{40}$/.test(v) && isAddress(v) && !isNativeAddress(v) && v !== ZERO_ADDRESS,
     message: 'Must be a valid ERC-20 token address (the native token cannot be sold; use the wrapped token)',
   },
   'fee-recipient': {
@@ -27,15 +31,27 @@ const FORMATS: Record<string, { validate: (value: string) => boolean; message: s
     validate: (v) => DECIMAL.test(v) && /[1-9]/.test(v),
     message: 'Must be a decimal string greater than 0, such as "10" or "0.5"',
   },
-  'whole-number': { validate: (v) => /^\d+$/.test(v), message: 'Must be a whole number written as a string, such as "30"' },
-  'tx-hash': { validate: (v) => /^0x[0-9a-fA-F]{64}$/.test(v), message: 'Must be a 0x-prefixed 32-byte hex hash' },
-  signature: { validate: (v) => /^0x[0-9a-fA-F]{130}$/.test(v), message: 'Must be a 65-byte hex signature (0x plus 130 hex characters)' },
+  'whole-number': {
+    validate: (v) => /^\d+$/.test(v),
+    message: 'Must be a whole number written as a string, such as "30"',
+  },
+  'tx-hash': {
+    validate: (v) => /^0x[0-9a-fA-F]{64}$/.test(v),
+    message: 'Must be a 0x-prefixed 32-byte hex hash',
+  },
+  signature: {
+    validate: (v) => /^0x[0-9a-fA-F]{130}$/.test(v),
+    message: 'Must be a 65-byte hex signature (0x plus 130 hex characters)',
+  },
 };
 
 const ARTICLE: Record<string, string> = { integer: 'an integer', object: 'an object', array: 'an array' };
 
 function fieldOf(error: ErrorObject, root: string): string {
-  const parts = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') parts.push((error.params as { missingProperty: string }).missingProperty);
   if (error.keyword === 'additionalProperties') {
     parts.push((error.params as { additionalProperty: string }).additionalProperty);

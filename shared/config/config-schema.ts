@@ -44,7 +44,15 @@ export interface AppConfig {
 const chainSchema: JSONSchemaType<ChainConfig> = {
   type: 'object',
   additionalProperties: false,
-  required: ['chainId', 'name', 'rpcUrls', 'nativeSymbol', 'nativeDecimals', 'wrappedNative', 'crossChainSource'],
+  required: [
+    'chainId',
+    'name',
+    'rpcUrls',
+    'nativeSymbol',
+    'nativeDecimals',
+    'wrappedNative',
+    'crossChainSource',
+  ],
   properties: {
     chainId: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
     name: { type: 'string', minLength: 1 },

@@ -44,7 +44,9 @@ function readChainsFile(file: string): ChainConfig[] {
   if (!Array.isArray(chains)) throw new ConfigError(`CHAINS_FILE ${file} must hold {"chains": [...]}`);
   const dir = path.dirname(file);
   // Token list paths are relative to the chains file so the pair can be moved together.
-  return chains.map((c: ChainConfig) => (c.tokenList ? { ...c, tokenList: path.resolve(dir, c.tokenList) } : c));
+  return chains.map((c: ChainConfig) =>
+    c.tokenList ? { ...c, tokenList: path.resolve(dir, c.tokenList) } : c,
+  );
 }
 
 function toNumber(value: string): number {
@@ -78,7 +80,10 @@ export function loadConfig(
     masterKey: get('MASTER_KEY'),
     chainsFile,
     chains: overrides.chains ?? readChainsFile(chainsFile),
-    rateLimit: { perSecond: toNumber(get('RATE_LIMIT_PER_SECOND')), burst: toNumber(get('RATE_LIMIT_BURST')) },
+    rateLimit: {
+      perSecond: toNumber(get('RATE_LIMIT_PER_SECOND')),
+      burst: toNumber(get('RATE_LIMIT_BURST')),
+    },
     bodyLimitBytes: toNumber(get('BODY_LIMIT_BYTES')),
     gatewayTimeoutMs: toNumber(get('GATEWAY_TIMEOUT_MS')),
     accountCacheTtlMs: toNumber(get('ACCOUNT_CACHE_TTL_MS')),
@@ -92,7 +97,8 @@ export function loadConfig(
   }
   const ids = new Set<number>();
   for (const chain of raw.chains) {
-    if (ids.has(chain.chainId)) throw new ConfigError(`Invalid configuration: chain ${chain.chainId} listed twice`);
+    if (ids.has(chain.chainId))
+      throw new ConfigError(`Invalid configuration: chain ${chain.chainId} listed twice`);
     ids.add(chain.chainId);
   }
   return deepFreeze(raw);

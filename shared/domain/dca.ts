@@ -3,7 +3,14 @@ export type DcaStrategyStatus = (typeof DCA_STRATEGY_STATUSES)[number];
 /** Statuses a client may filter the strategy list by (`pending` is reserved for the service). */
 export const DCA_STRATEGY_LIST_STATUSES = ['active', 'cancelled', 'finished'] as const;
 
-export const DCA_ORDER_STATUSES = ['pending', 'executing', 'successful', 'cancelled', 'error', 'expired'] as const;
+export const DCA_ORDER_STATUSES = [
+  'pending',
+  'executing',
+  'successful',
+  'cancelled',
+  'error',
+  'expired',
+] as const;
 export type DcaOrderStatus = (typeof DCA_ORDER_STATUSES)[number];
 
 export interface DcaStrategy {

@@ -1,4 +1,11 @@
-export const LIMIT_ORDER_STATUSES = ['pending', 'executing', 'submitted', 'completed', 'failed', 'cancelled'] as const;
+export const LIMIT_ORDER_STATUSES = [
+  'pending',
+  'executing',
+  'submitted',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type LimitOrderStatus = (typeof LIMIT_ORDER_STATUSES)[number];
 export const FINAL_LIMIT_ORDER_STATUSES: readonly LimitOrderStatus[] = ['completed', 'failed', 'cancelled'];
 

@@ -9,7 +9,8 @@ export function canonicalJson(value: unknown): string {
     case 'boolean':
       return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError('Canonical JSON has no representation for a non-finite number');
+      if (!Number.isFinite(value))
+        throw new TypeError('Canonical JSON has no representation for a non-finite number');
       return JSON.stringify(value);
     case 'object': {
       if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

@@ -30,7 +30,15 @@ export function bodyHashOf(bodyString: string): string {
 }
 
 export function signedMessage(parts: SignedParts): string {
-  return [SCHEME_TAG, parts.timestamp, parts.nonce, parts.method, parts.path, parts.query, parts.bodyHash].join('\n');
+  return [
+    SCHEME_TAG,
+    parts.timestamp,
+    parts.nonce,
+    parts.method,
+    parts.path,
+    parts.query,
+    parts.bodyHash,
+  ].join('\n');
 }
 
 export function hmacHex(secretKey: string, message: string): string {

@@ -52,5 +52,9 @@ export function createKnex(config: StoreConnectionConfig): Knex {
 /** True when a knex error is a duplicate-key violation, in either dialect. */
 export function isDuplicateKeyError(err: unknown): boolean {
   const e = err as { code?: string; errno?: number };
-  return e?.code === 'ER_DUP_ENTRY' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return (
+    e?.code === 'ER_DUP_ENTRY' ||
+    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE'
+  );
 }

@@ -7,7 +7,14 @@ export const NATIVE_PSEUDO_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee
 
 /** The part of the Uniswap Token Lists format that we read. */
 interface TokenListFile {
-  tokens: Array<{ chainId: number; address: string; symbol: string; name: string; decimals: number; logoURI?: string }>;
+  tokens: Array<{
+    chainId: number;
+    address: string;
+    symbol: string;
+    name: string;
+    decimals: number;
+    logoURI?: string;
+  }>;
 }
 
 /**
@@ -30,7 +37,9 @@ export function tokensOfChain(chain: ChainConfig): TokenRecord[] {
   try {
     list = JSON.parse(readFileSync(chain.tokenList, 'utf8')) as TokenListFile;
   } catch (err) {
-    throw new Error(`Token list ${chain.tokenList} of chain ${chain.chainId} cannot be read: ${(err as Error).message}`);
+    throw new Error(
+      `Token list ${chain.tokenList} of chain ${chain.chainId} cannot be read: ${(err as Error).message}`,
+    );
   }
   const seen = new Set([NATIVE_PSEUDO_ADDRESS]);
   for (const t of list.tokens ?? []) {

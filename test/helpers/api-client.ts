@@ -61,7 +61,11 @@ export class ApiClient {
       nonce: tweak.nonce,
     });
     const sendBody = tweak.bodyString ?? (signed.bodyString === '' ? undefined : signed.bodyString);
-    const res = await fetch(url, { method, headers: { ...signed.headers, ...tweak.headers }, body: sendBody });
+    const res = await fetch(url, {
+      method,
+      headers: { ...signed.headers, ...tweak.headers },
+      body: sendBody,
+    });
     return toResponse<Envelope<T>>(res);
   }
 
@@ -85,10 +89,20 @@ let accountCounter = 0;
 export async function newAccountClient(baseUrl: string, name?: string): Promise<ApiClient> {
   accountCounter += 1;
   const password = `password-${accountCounter}-${Date.now()}`;
-  const res = await rawRequest<Envelope<{ apiKey: string; secretKey: string }>>(baseUrl, 'POST', '/accounts', {
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: name ?? `tester-${accountCounter}`, password }),
+  const res = await rawRequest<Envelope<{ apiKey: string; secretKey: string }>>(
+    baseUrl,
+    'POST',
+    '/accounts',
+    {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: name ?? `tester-${accountCounter}`, password }),
+    },
+  );
+  if (res.status !== 200 || !res.body.data)
+    throw new Error(`account creation failed: ${res.status} ${res.text}`);
+  return new ApiClient(baseUrl, {
+    apiKey: res.body.data.apiKey,
+    secretKey: res.body.data.secretKey,
+    passphrase: password,
   });
-  if (res.status !== 200 || !res.body.data) throw new Error(`account creation failed: ${res.status} ${res.text}`);
-  return new ApiClient(baseUrl, { apiKey: res.body.data.apiKey, secretKey: res.body.data.secretKey, passphrase: password });
 }

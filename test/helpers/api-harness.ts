@@ -17,7 +17,11 @@ export interface RunningApi {
 }
 
 /** Test config: the repo's chains file, ephemeral ports, silent logs, a generous rate limit unless overridden. */
-export function testConfig(target: StoreTarget, env: Record<string, string> = {}, overrides: Partial<AppConfig> = {}): AppConfig {
+export function testConfig(
+  target: StoreTarget,
+  env: Record<string, string> = {},
+  overrides: Partial<AppConfig> = {},
+): AppConfig {
   return loadConfig(
     {
       CHAINS_FILE: path.join(REPO_ROOT, 'config/chains.json'),

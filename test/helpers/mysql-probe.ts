@@ -2,7 +2,10 @@ import { createConnection } from 'mysql2/promise';
 
 /** The MySQL server the tests use: DATABASE_URL when it names one, else the local default. */
 export function mysqlServerUrl(env = process.env): string {
-  const url = env.DATABASE_URL && /^mysql2?:\/\//.test(env.DATABASE_URL) ? env.DATABASE_URL : 'mysql://root@127.0.0.1:3306';
+  const url =
+    env.DATABASE_URL && /^mysql2?:\/\//.test(env.DATABASE_URL)
+      ? env.DATABASE_URL
+      : 'mysql://root@127.0.0.1:3306';
   const parsed = new URL(url.replace(/^mysql2:/, 'mysql:'));
   parsed.pathname = '/';
   return parsed.toString();

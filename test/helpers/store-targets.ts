@@ -22,7 +22,12 @@ export function mysqlServerForTests(): string | undefined {
 export async function createStoreTarget(kind: StoreKind): Promise<StoreTarget> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `tas-${kind}-`));
   if (kind === 'sqlite') {
-    return { kind, dataDir, databaseUrl: '', cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      kind,
+      dataDir,
+      databaseUrl: '',
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const server = mysqlServerForTests();
   if (!server) throw new Error('MySQL is not available for this run');
