@@ -15,6 +15,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     files: ['bench/**', '**/cli/**', 'shared/store/migrate-cli.ts'],
     rules: { 'no-console': 'off' },
   },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ForbiddenError, ValidationError } from '../../shared/domain/errors';
 import { canonicalJson } from '../../shared/signing/canonical-json';
 import { EMPTY_BODY_HASH, bodyHashOf } from '../../shared/signing/request-signature';
@@ -42,7 +43,8 @@ export function readRequestBody(input: BodyInput): unknown {
 
   if (input.auth) {
     if (!input.takesBody) {
-      if (input.auth.bodyHash !== EMPTY_BODY_HASH) throw new ForbiddenError(INVALID_BODY_HASH);
+      // Only the empty body may be signed and sent here: bytes nobody signed must not ride along unchecked.
+      if (input.auth.bodyHash !== EMPTY_BODY_HASH || hasBody) throw new ForbiddenError(INVALID_BODY_HASH);
       return undefined;
     }
     if (hasBody && !jsonType) throw new ForbiddenError(INVALID_BODY_HASH);
@@ -51,14 +53,13 @@ export function readRequestBody(input: BodyInput): unknown {
       if (input.auth.bodyHash !== EMPTY_BODY_HASH) throw new ForbiddenError(INVALID_BODY_HASH);
       throw new ValidationError(BODY_REQUIRED);
     }
-    if (parsed === undefined) {
-      // The client signed bytes that are not JSON: tell them apart from a body altered in transit.
-      if (bodyHashOf(input.raw.toString('utf8')) === input.auth.bodyHash)
-        throw new ValidationError(INVALID_JSON_BODY);
+    const canonical = parsed === undefined ? undefined : canonicalJsonOrUndefined(parsed);
+    if (canonical === undefined) {
+      // The client signed bytes that are not (portable) JSON: tell them apart from a body altered in transit.
+      if (rawHashOf(input.raw) === input.auth.bodyHash) throw new ValidationError(INVALID_JSON_BODY);
       throw new ForbiddenError(INVALID_BODY_HASH);
     }
-    if (bodyHashOf(canonicalJsonOrEmpty(parsed)) !== input.auth.bodyHash)
-      throw new ForbiddenError(INVALID_BODY_HASH);
+    if (bodyHashOf(canonical) !== input.auth.bodyHash) throw new ForbiddenError(INVALID_BODY_HASH);
     return parsed;
   }
 
@@ -71,10 +72,16 @@ export function readRequestBody(input: BodyInput): unknown {
   return parsed;
 }
 
-function canonicalJsonOrEmpty(value: unknown): string {
+/** undefined for values canonical JSON cannot write (1e400 parses to Infinity): they match no signed hash. */
+function canonicalJsonOrUndefined(value: unknown): string | undefined {
   try {
     return canonicalJson(value);
   } catch {
-    return '';
+    return undefined;
   }
+}
+
+/** SHA-256 of the bytes as received, not re-decoded, so invalid UTF-8 cannot pass for its replacement. */
+function rawHashOf(raw: Buffer): string {
+  return createHash('sha256').update(raw).digest('base64url');
 }

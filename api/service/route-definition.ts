@@ -37,6 +37,8 @@ export interface RouteDoc {
   response?: SchemaObject;
   /** Error statuses this route can answer besides the gateway's. */
   errors?: number[];
+  /** Media type of a raw (not enveloped) success body, on routes that answer with `raw`; `response` is its schema. */
+  rawContentType?: string;
 }
 
 export interface RouteDefinition<TBody = unknown> {

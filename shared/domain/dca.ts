@@ -33,8 +33,17 @@ export interface DcaStrategy {
   maxPrice: number | null;
   status: DcaStrategyStatus;
   signature: string;
+  /** How many iterations the keeper has created so far (the next slot index). */
+  iterationsCreated: number;
+  /** Bumped on every change so a keeper can tell that a strategy changed under it. */
+  version: number;
   createdAt: number;
   updatedAt: number;
+}
+
+/** A strategy with its orders oldest first, as the list endpoint reports it. */
+export interface DcaStrategyWithOrders extends DcaStrategy {
+  orders: DcaOrder[];
 }
 
 export interface DcaOrder {

@@ -49,7 +49,80 @@ export interface LimitOrder {
   effectivePriceGas: string;
   leaseOwner: string | null;
   leaseExpiresAt: number | null;
+  /** Unix milliseconds before which the keeper does not retry the order. */
+  nextAttemptAt: number;
+  /** Bumped on every write, so a keeper holding a lease can tell the order changed under it. */
+  version: number;
   createdAt: number;
   updatedAt: number;
   deletedAt: number | null;
+}
+
+/** What a client chooses when creating an order; everything else starts at the service's initial values. */
+export type LimitOrderInput = Pick<
+  LimitOrder,
+  | 'accountTo'
+  | 'chainId'
+  | 'inTokenAddress'
+  | 'outTokenAddress'
+  | 'tokenASymbol'
+  | 'tokenBSymbol'
+  | 'amount'
+  | 'price'
+  | 'priceTrigger'
+  | 'gasPrice'
+  | 'slippage'
+  | 'expired'
+  | 'signature'
+>;
+
+/** Fields a client may change with PATCH while the order is pending. */
+export const LIMIT_ORDER_MUTABLE_FIELDS = [
+  'priceTrigger',
+  'price',
+  'amount',
+  'expired',
+  'slippage',
+  'gasPrice',
+] as const;
+export type LimitOrderChanges = Partial<Pick<LimitOrder, (typeof LIMIT_ORDER_MUTABLE_FIELDS)[number]>>;
+
+/** Fields fixed at creation: the maker's signature covers the maker, the pair and the chain. */
+export const LIMIT_ORDER_IMMUTABLE_FIELDS = [
+  'accountTo',
+  'chainId',
+  'inTokenAddress',
+  'outTokenAddress',
+  'tokenASymbol',
+  'tokenBSymbol',
+  'signature',
+] as const;
+
+/** A new order as the api creates it: pending, nothing executed yet. */
+export function newPendingLimitOrder(
+  id: string,
+  apiKey: string,
+  input: LimitOrderInput,
+  now: number,
+): LimitOrder {
+  return {
+    ...input,
+    id,
+    apiKey,
+    status: 'pending',
+    txHash: '',
+    executorAddress: '',
+    reasonFail: [],
+    attemptNumber: 0,
+    allowance: '',
+    estimateGas: '',
+    effectivePriceGas: '',
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    nextAttemptAt: 0,
+    version: 0,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+  };
 }

@@ -9,7 +9,12 @@ export const createAccountBody: SchemaObject = {
   type: 'object',
   required: ['name', 'password'],
   properties: {
-    name: { type: 'string', minLength: 6, maxLength: 255, description: 'Account name, at least 6 characters' },
+    name: {
+      type: 'string',
+      minLength: 6,
+      maxLength: 255,
+      description: 'Account name, at least 6 characters',
+    },
     password: {
       type: 'string',
       minLength: 8,
@@ -27,7 +32,10 @@ interface CreateAccountBody {
 export const ACCOUNT_CREATED_MESSAGE =
   'Account created. Store the secret key now: it is shown only once and cannot be recovered.';
 
-export function createAccountRoute(deps: { accounts: AccountsRepository; secretBox: SecretBox }): RouteDefinition {
+export function createAccountRoute(deps: {
+  accounts: AccountsRepository;
+  secretBox: SecretBox;
+}): RouteDefinition {
   return defineRoute<CreateAccountBody>({
     method: 'POST',
     path: '/accounts',

@@ -17,7 +17,8 @@ export function supportChainRoute(chains: ChainRegistry): RouteDefinition {
     doc: {
       tag: 'Chains and tokens',
       summary: 'Check whether a chain is enabled',
-      description: 'A chain that is not enabled answers 200 with `data: false`. Other body fields are ignored.',
+      description:
+        'A chain that is not enabled answers 200 with `data: false`. Other body fields are ignored.',
       response: { type: 'boolean' },
       errors: [400],
     },

@@ -46,7 +46,12 @@ export function listTokensRoute(deps: {
       errors: [400, 500],
     },
     async handle({ query }) {
-      const { chainId: raw } = deps.validator.assert<{ chainId: string }>(listTokensQuery, query, INVALID_QUERY, 'query');
+      const { chainId: raw } = deps.validator.assert<{ chainId: string }>(
+        listTokensQuery,
+        query,
+        INVALID_QUERY,
+        'query',
+      );
       const chainId = Number(raw);
       if (!deps.chains.isEnabled(chainId)) {
         throw new ValidationError(`Chain ${chainId} is not enabled`, [

@@ -1,6 +1,163 @@
 import type { Knex } from 'knex';
+import type { DcaOrder, DcaStrategy, DcaStrategyStatus, DcaStrategyWithOrders } from '../../domain/dca';
+import {
+  planStrategyChange,
+  type DcaStrategyChange,
+  type DcaStrategyChangeOutcome,
+  type PriceBoundsChange,
+} from '../../domain/dca-strategy-change';
+import {
+  orderFromRow,
+  orderToRow,
+  strategyFromRow,
+  strategyToRow,
+  type DcaOrderRow,
+  type DcaStrategyRow,
+} from './dca-rows';
+
+const STRATEGIES = 'dca_strategies';
+const ORDERS = 'dca_orders';
+
+/** A change races the keeper only for the moment between its read and its write; a few rounds always settle it. */
+const MAX_CHANGE_ATTEMPTS = 5;
+/** Well under the bound-parameter limits of SQLite (32766) and MySQL (65535); lists are unpaginated. */
+const IDS_PER_QUERY = 1000;
+
+export interface DcaStrategyFilter {
+  /** Exact, case-sensitive match on the maker address as sent. */
+  accountTo?: string;
+  status?: DcaStrategyStatus;
+}
+
+/** Oldest first: by slot, then by creation, with the id settling exact ties so every read agrees. */
+function orderOldestFirst<T>(
+  query: Knex.QueryBuilder<DcaOrderRow, T>,
+  table: string,
+): Knex.QueryBuilder<DcaOrderRow, T> {
+  return query
+    .orderBy(`${table}.slot_at`, 'asc')
+    .orderBy(`${table}.iteration`, 'asc')
+    .orderBy(`${table}.created_at`, 'asc')
+    .orderBy(`${table}.id`, 'asc');
+}
 
 /** DCA strategies and their orders: strategies written by the api, orders created and settled by the keeper. */
 export class DcaRepository {
   constructor(protected readonly knex: Knex) {}
+
+  async insertStrategy(strategy: DcaStrategy): Promise<void> {
+    await this.knex(STRATEGIES).insert(strategyToRow(strategy));
+  }
+
+  /** The keeper creates one order per slot; the (strategy, iteration) unique key refuses a second one. */
+  async insertOrder(order: DcaOrder): Promise<void> {
+    await this.knex(ORDERS).insert(orderToRow(order));
+  }
+
+  async findStrategyForKey(apiKey: string, id: string): Promise<DcaStrategy | undefined> {
+    const row = await this.knex<DcaStrategyRow>(STRATEGIES).where({ id, api_key: apiKey }).first();
+    return row ? strategyFromRow(row) : undefined;
+  }
+
+  /**
+   * Newest first, each with its orders oldest first. The orders come in one more query keyed on the listed ids
+   * (not on the filter again: a strategy whose status changed between the two reads still gets its orders);
+   * only a list longer than one chunk takes more.
+   */
+  async listStrategiesForKey(
+    apiKey: string,
+    filter: DcaStrategyFilter = {},
+  ): Promise<DcaStrategyWithOrders[]> {
+    const query = this.knex<DcaStrategyRow>(STRATEGIES).select('*').where({ api_key: apiKey });
+    if (filter.accountTo !== undefined) query.andWhere({ account_to: filter.accountTo });
+    if (filter.status !== undefined) query.andWhere({ status: filter.status });
+    const strategyRows: DcaStrategyRow[] = await query.orderBy('created_at', 'desc').orderBy('id', 'desc');
+    if (!strategyRows.length) return [];
+
+    const byStrategy = new Map<string, DcaOrder[]>(strategyRows.map((row) => [row.id, []]));
+    const ids = [...byStrategy.keys()];
+    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+      const orderRows: DcaOrderRow[] = await orderOldestFirst(
+        this.knex<DcaOrderRow>(ORDERS)
+          .select('*')
+          .whereIn('strategy_id', ids.slice(i, i + IDS_PER_QUERY)),
+        ORDERS,
+      );
+      for (const row of orderRows) byStrategy.get(row.strategy_id)?.push(orderFromRow(row));
+    }
+    return strategyRows.map((row) => ({ ...strategyFromRow(row), orders: byStrategy.get(row.id) ?? [] }));
+  }
+
+  /** Oldest first. The caller checks that the strategy belongs to the signing key. */
+  async listOrdersOfStrategy(strategyId: string): Promise<DcaOrder[]> {
+    const rows: DcaOrderRow[] = await orderOldestFirst(
+      this.knex<DcaOrderRow>(ORDERS).select('*').where({ strategy_id: strategyId }),
+      ORDERS,
+    );
+    return rows.map(orderFromRow);
+  }
+
+  /** Ownership is decided by the strategy's key, not the copy on the order row. */
+  async findOrderForKey(apiKey: string, orderId: string): Promise<DcaOrder | undefined> {
+    const row: DcaOrderRow | undefined = await this.knex(ORDERS)
+      .select(`${ORDERS}.*`)
+      .join(STRATEGIES, `${STRATEGIES}.id`, `${ORDERS}.strategy_id`)
+      .where(`${ORDERS}.id`, orderId)
+      .andWhere(`${STRATEGIES}.api_key`, apiKey)
+      .first();
+    return row ? orderFromRow(row) : undefined;
+  }
+
+  /** Cancels an active strategy and its pending orders; orders already executing are left to the keeper. */
+  cancelStrategy(apiKey: string, id: string, now: number): Promise<DcaStrategyChangeOutcome> {
+    return this.changeStrategy(apiKey, id, { cancel: true }, now);
+  }
+
+  /** Moves the price bounds of an active strategy; null clears a bound. */
+  updatePriceBounds(
+    apiKey: string,
+    id: string,
+    bounds: PriceBoundsChange,
+    now: number,
+  ): Promise<DcaStrategyChangeOutcome> {
+    return this.changeStrategy(apiKey, id, { minPrice: bounds.minPrice, maxPrice: bounds.maxPrice }, now);
+  }
+
+  /**
+   * Applies a client's change in one transaction, written only over the version it was decided on: when the
+   * keeper changed the strategy in between (finished it, say), the decision is taken again on the fresh row.
+   */
+  async changeStrategy(
+    apiKey: string,
+    id: string,
+    change: DcaStrategyChange,
+    now: number,
+  ): Promise<DcaStrategyChangeOutcome> {
+    for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt += 1) {
+      const current = await this.findStrategyForKey(apiKey, id);
+      if (!current) return { kind: 'not-found' };
+      const plan = planStrategyChange(current, change, now);
+      if (plan.kind !== 'apply') return plan;
+      const written = await this.knex.transaction(async (trx) => {
+        const changed = await trx(STRATEGIES)
+          .where({ id, api_key: apiKey, version: current.version, status: current.status })
+          .update({
+            status: plan.next.status,
+            min_price: plan.next.minPrice,
+            max_price: plan.next.maxPrice,
+            version: plan.next.version,
+            updated_at: plan.next.updatedAt,
+          });
+        if (changed === 0) return false;
+        if (plan.cancels) {
+          await trx(ORDERS)
+            .where({ strategy_id: id, status: 'pending' })
+            .update({ status: 'cancelled', updated_at: now });
+        }
+        return true;
+      });
+      if (written) return { kind: 'updated', strategy: plan.next };
+    }
+    throw new Error(`DCA strategy ${id} kept changing while a change was being applied`);
+  }
 }

@@ -1,6 +1,238 @@
 import type { Knex } from 'knex';
+import type { LimitOrder, LimitOrderChanges, LimitOrderStatus } from '../../domain/limit-order';
 
-/** Limit orders: written by the api, claimed and settled by the keeper. */
+interface LimitOrderRow {
+  id: string;
+  api_key: string;
+  account_to: string;
+  chain_id: number;
+  in_token: string;
+  out_token: string;
+  token_a_symbol: string;
+  token_b_symbol: string;
+  amount: string;
+  price: string;
+  price_trigger: string;
+  price_trigger_num: number;
+  gas_price: string;
+  slippage: string;
+  expired: string;
+  expires_at: number | string;
+  signature: string;
+  status: string;
+  tx_hash: string;
+  executor_address: string;
+  reason_fail: string;
+  attempt_number: number;
+  allowance: string;
+  estimate_gas: string;
+  effective_price_gas: string;
+  lease_owner: string | null;
+  lease_expires_at: number | string | null;
+  next_attempt_at: number | string;
+  version: number;
+  created_at: number | string;
+  updated_at: number | string;
+  deleted_at: number | string | null;
+}
+
+export interface LimitOrderFilters {
+  status?: LimitOrderStatus;
+  chainId?: number;
+  /** Exact and case-sensitive (the column has a binary collation on MySQL). */
+  accountTo?: string;
+}
+
+/** Outcome of a write that only applies to a pending order. */
+export type PendingWriteResult =
+  | { kind: 'updated'; order: LimitOrder }
+  | { kind: 'not-found' }
+  | { kind: 'conflict'; status: LimitOrderStatus };
+
+const TABLE = 'limit_orders';
+
+/**
+ * A keeper may move an order out of `pending` and back (a released lease) between our conditional write and
+ * the read that explains its failure; a few rounds tell a real conflict from that race.
+ */
+const PENDING_WRITE_ATTEMPTS = 3;
+
+function parseReasonFail(text: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+function nullableNumber(value: number | string | null): number | null {
+  return value === null ? null : Number(value);
+}
+
+function fromRow(row: LimitOrderRow): LimitOrder {
+  return {
+    id: row.id,
+    apiKey: row.api_key,
+    accountTo: row.account_to,
+    chainId: Number(row.chain_id),
+    inTokenAddress: row.in_token,
+    outTokenAddress: row.out_token,
+    tokenASymbol: row.token_a_symbol,
+    tokenBSymbol: row.token_b_symbol,
+    amount: row.amount,
+    price: row.price,
+    priceTrigger: row.price_trigger,
+    gasPrice: row.gas_price,
+    slippage: row.slippage,
+    expired: row.expired,
+    signature: row.signature,
+    // Reported as stored, even a status a newer keeper wrote: clients treat unknown ones as not final.
+    status: row.status as LimitOrderStatus,
+    txHash: row.tx_hash,
+    executorAddress: row.executor_address,
+    reasonFail: parseReasonFail(row.reason_fail),
+    attemptNumber: Number(row.attempt_number),
+    allowance: row.allowance,
+    estimateGas: row.estimate_gas,
+    effectivePriceGas: row.effective_price_gas,
+    leaseOwner: row.lease_owner,
+    leaseExpiresAt: nullableNumber(row.lease_expires_at),
+    nextAttemptAt: Number(row.next_attempt_at),
+    version: Number(row.version),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    deletedAt: nullableNumber(row.deleted_at),
+  };
+}
+
+function toRow(order: LimitOrder): LimitOrderRow {
+  return {
+    id: order.id,
+    api_key: order.apiKey,
+    account_to: order.accountTo,
+    chain_id: order.chainId,
+    in_token: order.inTokenAddress,
+    out_token: order.outTokenAddress,
+    token_a_symbol: order.tokenASymbol,
+    token_b_symbol: order.tokenBSymbol,
+    amount: order.amount,
+    price: order.price,
+    price_trigger: order.priceTrigger,
+    price_trigger_num: Number(order.priceTrigger),
+    gas_price: order.gasPrice,
+    slippage: order.slippage,
+    expired: order.expired,
+    expires_at: Number(order.expired),
+    signature: order.signature,
+    status: order.status,
+    tx_hash: order.txHash,
+    executor_address: order.executorAddress,
+    reason_fail: JSON.stringify(order.reasonFail),
+    attempt_number: order.attemptNumber,
+    allowance: order.allowance,
+    estimate_gas: order.estimateGas,
+    effective_price_gas: order.effectivePriceGas,
+    lease_owner: order.leaseOwner,
+    lease_expires_at: order.leaseExpiresAt,
+    next_attempt_at: order.nextAttemptAt,
+    version: order.version,
+    created_at: order.createdAt,
+    updated_at: order.updatedAt,
+    deleted_at: order.deletedAt,
+  };
+}
+
+/** Column values for the client-changeable fields, with the derived columns kept in step. */
+function changeColumns(changes: LimitOrderChanges): Partial<LimitOrderRow> {
+  const columns: Partial<LimitOrderRow> = {};
+  if (changes.amount !== undefined) columns.amount = changes.amount;
+  if (changes.price !== undefined) columns.price = changes.price;
+  if (changes.priceTrigger !== undefined) {
+    columns.price_trigger = changes.priceTrigger;
+    columns.price_trigger_num = Number(changes.priceTrigger);
+  }
+  if (changes.gasPrice !== undefined) columns.gas_price = changes.gasPrice;
+  if (changes.slippage !== undefined) columns.slippage = changes.slippage;
+  if (changes.expired !== undefined) {
+    columns.expired = changes.expired;
+    columns.expires_at = Number(changes.expired);
+  }
+  return columns;
+}
+
+/**
+ * Limit orders: written by the api, claimed and settled by the keeper. The api writes an existing order only
+ * through the conditional updates below, so it can never change an order the keeper has taken out of `pending`.
+ */
 export class LimitOrdersRepository {
   constructor(protected readonly knex: Knex) {}
+
+  async insert(order: LimitOrder): Promise<void> {
+    await this.knex<LimitOrderRow>(TABLE).insert(toRow(order));
+  }
+
+  /** The order when it exists and belongs to the key; another key's order is as good as missing. */
+  async findForKey(apiKey: string, id: string): Promise<LimitOrder | undefined> {
+    return this.findIn(this.knex, apiKey, id);
+  }
+
+  /** Every order of the key matching all given filters, oldest first. */
+  async listForKey(apiKey: string, filters: LimitOrderFilters = {}): Promise<LimitOrder[]> {
+    const query = this.knex<LimitOrderRow>(TABLE).where({ api_key: apiKey });
+    if (filters.status !== undefined) query.andWhere({ status: filters.status });
+    if (filters.accountTo !== undefined) query.andWhere({ account_to: filters.accountTo });
+    if (filters.chainId !== undefined) query.andWhere({ chain_id: filters.chainId });
+    const rows = await query.orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
+    return rows.map(fromRow);
+  }
+
+  /** Applies client changes to a pending order in one conditional UPDATE. */
+  async updateIfPending(
+    apiKey: string,
+    id: string,
+    changes: LimitOrderChanges,
+    now: number,
+  ): Promise<PendingWriteResult> {
+    return this.writeIfPending(apiKey, id, { ...changeColumns(changes), updated_at: now });
+  }
+
+  /** Cancels a pending order in one conditional UPDATE; the order stays readable and listed. */
+  async cancelIfPending(apiKey: string, id: string, now: number): Promise<PendingWriteResult> {
+    return this.writeIfPending(apiKey, id, { status: 'cancelled', updated_at: now, deleted_at: now });
+  }
+
+  private async findIn(
+    db: Knex | Knex.Transaction,
+    apiKey: string,
+    id: string,
+  ): Promise<LimitOrder | undefined> {
+    const row = await db<LimitOrderRow>(TABLE).where({ id, api_key: apiKey }).first();
+    return row ? fromRow(row) : undefined;
+  }
+
+  private async writeIfPending(
+    apiKey: string,
+    id: string,
+    columns: Partial<LimitOrderRow>,
+  ): Promise<PendingWriteResult> {
+    for (let attempt = 1; ; attempt += 1) {
+      // The read shares the write's transaction so the answer is the order exactly as this write left it.
+      const result = await this.knex.transaction(async (trx): Promise<PendingWriteResult | undefined> => {
+        const changed = await trx(TABLE)
+          .where({ id, api_key: apiKey, status: 'pending' })
+          .update({ ...columns, version: trx.raw('version + 1') });
+        const order = await this.findIn(trx, apiKey, id);
+        if (!order) return { kind: 'not-found' };
+        if (changed > 0) return { kind: 'updated', order };
+        if (order.status !== 'pending') return { kind: 'conflict', status: order.status };
+        return undefined;
+      });
+      if (result) return result;
+      if (attempt >= PENDING_WRITE_ATTEMPTS) return { kind: 'conflict', status: 'pending' };
+    }
+  }
 }

@@ -1,0 +1,213 @@
+import type { SchemaObject } from 'ajv';
+import type { ParameterDoc } from '../../service/route-definition';
+
+/** Rules JSON schema cannot say in OpenAPI 3.0 terms (strict lower bounds, cross-field rules) live in strategy-rules. */
+export const MAX_ITERATIONS = 10_000;
+/** One year: a longer interval is more likely a unit mistake (milliseconds) than a plan. */
+export const MAX_FREQUENCY_SECONDS = 31_536_000;
+export const MAX_SYMBOL_LENGTH = 64;
+const MAX_SAFE_INTEGER = 9007199254740991;
+
+const chainId: SchemaObject = { type: 'integer', minimum: 1, maximum: MAX_SAFE_INTEGER, example: 137 };
+const bound = (side: string): SchemaObject => ({
+  type: 'number',
+  nullable: true,
+  description: `Optional ${side} price bound, greater than 0, in units of tokenAddressTo per 1 tokenAddressFrom`,
+});
+const symbol: SchemaObject = { type: 'string', minLength: 1, maxLength: MAX_SYMBOL_LENGTH };
+
+export interface CreateStrategyBody {
+  accountTo: string;
+  chainIdFrom: number;
+  chainIdTo: number;
+  tokenAddressFrom: string;
+  tokenAddressTo: string;
+  tokenSymbolFrom: string;
+  tokenSymbolTo: string;
+  pair: string;
+  totalAmount: number;
+  iterations: number;
+  frequency: number;
+  slippage?: number;
+  minPrice?: number | null;
+  maxPrice?: number | null;
+  status?: 'active' | 'cancelled';
+  signature: string;
+}
+
+/** Unknown fields are ignored, as the spec allows. */
+export const createStrategyBody: SchemaObject = {
+  type: 'object',
+  required: [
+    'accountTo',
+    'chainIdFrom',
+    'chainIdTo',
+    'tokenAddressFrom',
+    'tokenAddressTo',
+    'tokenSymbolFrom',
+    'tokenSymbolTo',
+    'pair',
+    'totalAmount',
+    'iterations',
+    'frequency',
+    'signature',
+  ],
+  properties: {
+    accountTo: {
+      type: 'string',
+      format: 'evm-address',
+      description: 'Maker wallet, EIP-55 form; stored exactly as sent',
+      example: '0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1',
+    },
+    chainIdFrom: chainId,
+    chainIdTo: { ...chainId, description: 'Must equal chainIdFrom' },
+    tokenAddressFrom: {
+      type: 'string',
+      format: 'erc20-address',
+      description: 'Token sold: an ERC-20 listed on the chain (not the native token; use the wrapped token)',
+    },
+    tokenAddressTo: {
+      type: 'string',
+      format: 'evm-address',
+      description: 'Token bought: listed on the chain (the native pseudo-address 0xeeee…eeee is allowed)',
+    },
+    tokenSymbolFrom: symbol,
+    tokenSymbolTo: symbol,
+    pair: {
+      type: 'string',
+      description: 'tokenSymbolFrom and tokenSymbolTo joined with "/"',
+      example: 'USDC/WETH',
+    },
+    totalAmount: {
+      type: 'number',
+      description: 'Whole-strategy budget, greater than 0, in human-readable units of tokenAddressFrom',
+      example: 100,
+    },
+    iterations: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_ITERATIONS,
+      description: 'Number of equal orders',
+    },
+    frequency: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_FREQUENCY_SECONDS,
+      description: 'Seconds between orders',
+    },
+    slippage: { type: 'number', minimum: 0, description: 'Percent, below 100; 0 when absent', example: 0.5 },
+    minPrice: bound('lower'),
+    maxPrice: bound('upper'),
+    status: {
+      type: 'string',
+      enum: ['active', 'cancelled'],
+      description: '`cancelled` creates a stopped strategy with no orders; default `active`',
+    },
+    signature: {
+      type: 'string',
+      format: 'signature',
+      description: "Maker's pair signature (0x plus 130 hex)",
+    },
+  },
+};
+
+export interface UpdateStrategyBody {
+  status?: 'cancelled';
+  minPrice?: number | null;
+  maxPrice?: number | null;
+}
+
+export const updateStrategyBody: SchemaObject = {
+  type: 'object',
+  description: 'At least one of status, minPrice, maxPrice; other fields are ignored',
+  properties: {
+    status: { type: 'string', enum: ['cancelled'], description: 'Cancels the strategy (irreversible)' },
+    minPrice: { ...bound('lower'), description: 'New lower bound greater than 0, or null to clear it' },
+    maxPrice: { ...bound('upper'), description: 'New upper bound greater than 0, or null to clear it' },
+  },
+};
+
+const isoTime: SchemaObject = {
+  type: 'string',
+  description: 'ISO 8601 UTC',
+  example: '2026-11-21T10:00:00.000Z',
+};
+
+export const dcaOrderSchema: SchemaObject = {
+  type: 'object',
+  required: ['id', 'strategyId', 'accountTo', 'amount', 'status', 'createdAt', 'updatedAt'],
+  properties: {
+    id: { type: 'string', description: 'Opaque' },
+    strategyId: { type: 'string' },
+    accountTo: { type: 'string' },
+    amount: { type: 'number', description: 'Amount of tokenAddressFrom sold (totalAmount / iterations)' },
+    amountReceived: { type: 'number', description: 'Once executed' },
+    executionPrice: { type: 'number', description: 'Once executed' },
+    status: {
+      type: 'string',
+      description:
+        '`pending`, `executing`, `successful`, `cancelled`, `error` or `expired`; treat other values as not final',
+    },
+    transactionHash: { type: 'string', description: 'Once executed' },
+    errorMessage: { type: 'string', description: 'When it failed' },
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  },
+};
+
+const strategyProperties: Record<string, SchemaObject> = {
+  id: { type: 'string', description: 'UUID' },
+  accountTo: { type: 'string', description: 'As sent' },
+  chainIdFrom: { type: 'integer' },
+  chainIdTo: { type: 'integer' },
+  tokenAddressFrom: { type: 'string' },
+  tokenAddressTo: { type: 'string' },
+  tokenSymbolFrom: { type: 'string' },
+  tokenSymbolTo: { type: 'string' },
+  totalAmount: { type: 'number' },
+  iterations: { type: 'integer' },
+  frequency: { type: 'integer', description: 'Seconds between orders' },
+  slippage: { type: 'number', description: 'Percent' },
+  minPrice: { type: 'number', description: 'Absent when unset' },
+  maxPrice: { type: 'number', description: 'Absent when unset' },
+  status: {
+    type: 'string',
+    description:
+      '`active`, `cancelled` or `finished` (`pending` is reserved); treat other values as not final',
+  },
+  createdAt: isoTime,
+  updatedAt: isoTime,
+};
+
+const strategyRequired = Object.keys(strategyProperties).filter((k) => k !== 'minPrice' && k !== 'maxPrice');
+
+export const dcaStrategySchema: SchemaObject = {
+  type: 'object',
+  required: strategyRequired,
+  properties: strategyProperties,
+};
+
+export const dcaStrategyWithOrdersSchema: SchemaObject = {
+  type: 'object',
+  required: [...strategyRequired, 'orders'],
+  properties: {
+    ...strategyProperties,
+    orders: { type: 'array', items: dcaOrderSchema, description: 'Oldest first' },
+  },
+};
+
+export const strategyIdParam: ParameterDoc = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'Strategy ID returned on create',
+};
+
+export const orderIdParam: ParameterDoc = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'DCA order ID',
+};

@@ -1,0 +1,27 @@
+import { defineRoute, type RouteDefinition } from '../../service/route-definition';
+import type { RouteDeps } from '../index';
+import { orderNotFound, signingKeyOf } from './dca-errors';
+import { dcaOrderJson } from './dca-json';
+import { dcaOrderSchema, orderIdParam } from './dca-schemas';
+
+export function getDcaOrderRoute(deps: RouteDeps): RouteDefinition {
+  return defineRoute<undefined>({
+    method: 'GET',
+    path: '/dca-order/orders/:id',
+    auth: 'signed',
+    doc: {
+      tag: 'DCA',
+      summary: 'Read one DCA order',
+      description:
+        '404 `DCA order not found` when no order with that ID belongs to a strategy of the signing key.',
+      parameters: [orderIdParam],
+      response: dcaOrderSchema,
+      errors: [404, 500],
+    },
+    async handle({ params, auth }) {
+      const order = await deps.store.dca.findOrderForKey(signingKeyOf(auth), params.id);
+      if (!order) throw orderNotFound();
+      return dcaOrderJson(order);
+    },
+  });
+}

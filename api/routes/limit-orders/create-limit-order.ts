@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorDetail } from '../../../shared/domain/errors';
+import { ValidationError } from '../../../shared/domain/errors';
+import { newPendingLimitOrder, type LimitOrderInput } from '../../../shared/domain/limit-order';
+import type { TokensRepository } from '../../../shared/store/repositories/tokens-repository';
+import { defineRoute, type RouteDefinition } from '../../service/route-definition';
+import { INVALID_BODY } from '../../service/validator';
+import type { RouteDeps } from '../index';
+import { limitOrderResponse } from './limit-order-response';
+import {
+  amountDecimalsDetails,
+  expiredDetails,
+  serviceFieldDetails,
+  slippageDetails,
+} from './order-field-rules';
+import { apiKeyOf } from './pending-write';
+import { assertReferencePrice } from './reference-price';
+import { createLimitOrderBody, limitOrderSchema } from './schemas';
+
+/** The body once the schema passed; unknown fields may still be present (they are ignored). */
+type CreateLimitOrderBody = LimitOrderInput & Record<string, unknown>;
+
+/** Both tokens must be listed for the chain (their decimals bound the amount) and must differ. */
+async function tokenDetails(tokens: TokensRepository, body: CreateLimitOrderBody): Promise<ErrorDetail[]> {
+  const details: ErrorDetail[] = [];
+  const listed = `Must be a token listed for chain ${body.chainId} (see GET /tokens)`;
+  const [inToken, outToken] = await Promise.all([
+    tokens.find(body.chainId, body.inTokenAddress),
+    tokens.find(body.chainId, body.outTokenAddress),
+  ]);
+  if (!inToken) details.push({ field: 'inTokenAddress', message: listed });
+  if (!outToken) details.push({ field: 'outTokenAddress', message: listed });
+  if (body.inTokenAddress.toLowerCase() === body.outTokenAddress.toLowerCase()) {
+    details.push({ field: 'outTokenAddress', message: 'Must differ from inTokenAddress' });
+  }
+  if (inToken) details.push(...amountDecimalsDetails(body.amount, inToken));
+  return details;
+}
+
+/** Only the fields the spec defines are kept; anything else the client sent is ignored. */
+function inputOf(body: CreateLimitOrderBody): LimitOrderInput {
+  return {
+    accountTo: body.accountTo,
+    chainId: body.chainId,
+    inTokenAddress: body.inTokenAddress,
+    outTokenAddress: body.outTokenAddress,
+    tokenASymbol: body.tokenASymbol,
+    tokenBSymbol: body.tokenBSymbol,
+    amount: body.amount,
+    price: body.price,
+    priceTrigger: body.priceTrigger,
+    gasPrice: body.gasPrice,
+    slippage: body.slippage,
+    expired: body.expired,
+    signature: body.signature,
+  };
+}
+
+export function createLimitOrderRoute(deps: RouteDeps): RouteDefinition {
+  return defineRoute<CreateLimitOrderBody>({
+    method: 'POST',
+    path: '/limit-order',
+    auth: 'signed',
+    body: createLimitOrderBody,
+    doc: {
+      tag: 'Limit orders',
+      summary: 'Create a limit order',
+      description:
+        'Creates a pending order; every success creates a new one, so after a timeout list orders before retrying. ' +
+        'Without a reference price for the pair the answer is 400 `Not exist reference price for this pair A/B` ' +
+        '(can be temporary).',
+      response: limitOrderSchema,
+      errors: [400, 500],
+    },
+    async handle({ body, auth }) {
+      const apiKey = apiKeyOf(auth);
+      const now = deps.now();
+      const details = serviceFieldDetails(body);
+      const chain = deps.chains.get(body.chainId);
+      if (chain) details.push(...(await tokenDetails(deps.store.tokens, body)));
+      else details.push({ field: 'chainId', message: `Chain ${body.chainId} is not enabled` });
+      details.push(...expiredDetails(body.expired, now), ...slippageDetails(body.slippage));
+      if (details.length || !chain) throw new ValidationError(INVALID_BODY, details);
+
+      await assertReferencePrice(deps.store, chain, body.tokenASymbol, body.tokenBSymbol);
+      const order = newPendingLimitOrder(randomUUID(), apiKey, inputOf(body), now);
+      await deps.store.limitOrders.insert(order);
+      return limitOrderResponse(order);
+    },
+  });
+}

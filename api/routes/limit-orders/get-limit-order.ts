@@ -1,0 +1,27 @@
+import { NotFoundError } from '../../../shared/domain/errors';
+import { defineRoute, type RouteDefinition } from '../../service/route-definition';
+import type { RouteDeps } from '../index';
+import { limitOrderResponse } from './limit-order-response';
+import { LIMIT_ORDER_NOT_FOUND, apiKeyOf } from './pending-write';
+import { limitOrderIdParameter, limitOrderSchema } from './schemas';
+
+export function getLimitOrderRoute(deps: RouteDeps): RouteDefinition {
+  return defineRoute<undefined>({
+    method: 'GET',
+    path: '/limit-order/:id',
+    auth: 'signed',
+    doc: {
+      tag: 'Limit orders',
+      summary: 'Read one limit order',
+      description: 'A missing, malformed or other key’s ID is `404 Limit order not found`.',
+      parameters: [limitOrderIdParameter],
+      response: limitOrderSchema,
+      errors: [404, 500],
+    },
+    async handle({ params, auth }) {
+      const order = await deps.store.limitOrders.findForKey(apiKeyOf(auth), params.id);
+      if (!order) throw new NotFoundError(LIMIT_ORDER_NOT_FOUND);
+      return limitOrderResponse(order);
+    },
+  });
+}

@@ -1,0 +1,30 @@
+import type { ChainConfig } from '../../../shared/config/config-schema';
+import { ValidationError } from '../../../shared/domain/errors';
+import type { ReferencePricesRepository } from '../../../shared/store/repositories/reference-prices-repository';
+import type { TokensRepository } from '../../../shared/store/repositories/tokens-repository';
+
+const sameSymbol = (a: string, b: string): boolean => a.toUpperCase() === b.toUpperCase();
+
+/** The symbol as sent first, then its wrapped/native counterpart (WETH ↔ ETH), which the keeper may publish instead. */
+function variantsOf(symbol: string, chain: ChainConfig, wrappedSymbol: string | undefined): string[] {
+  const variants = [symbol];
+  if (wrappedSymbol && sameSymbol(symbol, wrappedSymbol)) variants.push(chain.nativeSymbol);
+  if (wrappedSymbol && sameSymbol(symbol, chain.nativeSymbol)) variants.push(wrappedSymbol);
+  return [...new Set(variants)];
+}
+
+/** Rejects a pair the service has no reference price for, in either direction and under either symbol form. */
+export async function assertReferencePrice(
+  deps: { referencePrices: ReferencePricesRepository; tokens: TokensRepository },
+  chain: ChainConfig,
+  symbolA: string,
+  symbolB: string,
+): Promise<void> {
+  const wrappedSymbol = (await deps.tokens.find(chain.chainId, chain.wrappedNative))?.symbol;
+  for (const a of variantsOf(symbolA, chain, wrappedSymbol)) {
+    for (const b of variantsOf(symbolB, chain, wrappedSymbol)) {
+      if (await deps.referencePrices.findPair(chain.chainId, a, b)) return;
+    }
+  }
+  throw new ValidationError(`Not exist reference price for this pair ${symbolA}/${symbolB}`);
+}

@@ -1,0 +1,217 @@
+import type { SchemaObject } from 'ajv';
+import { LIMIT_ORDER_SERVICE_FIELDS, LIMIT_ORDER_STATUSES } from '../../../shared/domain/limit-order';
+import type { ParameterDoc } from '../../service/route-definition';
+
+/** The columns hold 100 characters; a longer decimal string would not fit (and could overflow a double). */
+const DECIMAL_MAX_LENGTH = 100;
+/** The symbol columns hold 64 characters. */
+const SYMBOL_MAX_LENGTH = 64;
+
+const positiveDecimal = (description: string, example: string): SchemaObject => ({
+  type: 'string',
+  format: 'positive-decimal',
+  maxLength: DECIMAL_MAX_LENGTH,
+  description,
+  example,
+});
+
+const amount = positiveDecimal(
+  'Human-readable units of `inTokenAddress`, at most as many fractional digits as the token has decimals',
+  '1.5',
+);
+const priceTrigger = positiveDecimal(
+  'Units of `outTokenAddress` per 1 `inTokenAddress`; the order executes at this price or better',
+  '3500',
+);
+const price = positiveDecimal('Send equal to `priceTrigger`; stored as sent and never synced', '3500');
+const expired = {
+  type: 'string',
+  description: 'Unix timestamp in milliseconds (13 digits), in the future and at most 365 days ahead',
+  example: '1767225600000',
+};
+const gasPrice = {
+  type: 'string',
+  format: 'decimal',
+  minLength: 1,
+  maxLength: DECIMAL_MAX_LENGTH,
+  description: 'Gwei, may be fractional; stored with the order, not a cap',
+  example: '20',
+};
+const slippage = {
+  type: 'string',
+  format: 'decimal',
+  minLength: 1,
+  maxLength: DECIMAL_MAX_LENGTH,
+  description: 'Percent, at least 0 and below 100',
+  example: '0.5',
+};
+
+const serviceFieldsNote = `Fields the service sets (${LIMIT_ORDER_SERVICE_FIELDS.map((f) => `\`${f}\``).join(
+  ', ',
+)}) are rejected with 400; other unknown fields are ignored.`;
+
+/** POST /limit-order: the formats; the rules that need the chain, the token list or the clock run in the handler. */
+export const createLimitOrderBody: SchemaObject = {
+  type: 'object',
+  description: serviceFieldsNote,
+  required: [
+    'accountTo',
+    'chainId',
+    'inTokenAddress',
+    'outTokenAddress',
+    'tokenASymbol',
+    'tokenBSymbol',
+    'amount',
+    'priceTrigger',
+    'price',
+    'expired',
+    'gasPrice',
+    'slippage',
+    'signature',
+  ],
+  properties: {
+    accountTo: {
+      type: 'string',
+      format: 'evm-address',
+      description: 'Maker wallet, stored exactly as sent; send the EIP-55 form',
+    },
+    chainId: { type: 'integer', description: 'An enabled chain', example: 1 },
+    inTokenAddress: {
+      type: 'string',
+      format: 'erc20-address',
+      description: 'Token sold: an ERC-20 listed for the chain, never the native token',
+    },
+    outTokenAddress: {
+      type: 'string',
+      format: 'erc20-address',
+      description: 'Token bought: an ERC-20 listed for the chain, other than `inTokenAddress`',
+    },
+    tokenASymbol: {
+      type: 'string',
+      minLength: 1,
+      maxLength: SYMBOL_MAX_LENGTH,
+      description: 'Symbol of `inTokenAddress`; used to find the reference price',
+      example: 'WETH',
+    },
+    tokenBSymbol: {
+      type: 'string',
+      minLength: 1,
+      maxLength: SYMBOL_MAX_LENGTH,
+      description: 'Symbol of `outTokenAddress`; used to find the reference price',
+      example: 'USDC',
+    },
+    amount,
+    priceTrigger,
+    price,
+    expired,
+    gasPrice,
+    slippage,
+    signature: {
+      type: 'string',
+      format: 'signature',
+      description: "The maker's pair signature (0x plus 130 hex characters); not verified at creation",
+    },
+  },
+};
+
+/** PATCH /limit-order/{id}: any of the changeable fields, in the formats of the create body. */
+export const updateLimitOrderBody: SchemaObject = {
+  type: 'object',
+  description: `At least one field is required. Tokens, chain, maker, symbols and signature cannot be changed. ${serviceFieldsNote}`,
+  properties: { priceTrigger, price, amount, expired, slippage, gasPrice },
+};
+
+export const limitOrderIdParameter: ParameterDoc = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'Limit order ID (UUID); another key’s order is reported as not found',
+};
+
+export const listLimitOrdersParameters: ParameterDoc[] = [
+  {
+    name: 'status',
+    in: 'query',
+    required: false,
+    schema: { type: 'string', enum: [...LIMIT_ORDER_STATUSES] },
+    description: 'An unknown status returns an empty array',
+  },
+  {
+    name: 'chainId',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer' },
+    description: 'A non-numeric value returns an empty array',
+  },
+  {
+    name: 'accountTo',
+    in: 'query',
+    required: false,
+    schema: { type: 'string' },
+    description: 'Maker address, matched exactly and case-sensitively',
+  },
+];
+
+const isoTime = { type: 'string', description: 'ISO 8601 UTC with milliseconds' };
+
+/** A limit order as every limit-order endpoint returns it. */
+export const limitOrderSchema: SchemaObject = {
+  type: 'object',
+  required: [
+    'id',
+    'accountTo',
+    'chainId',
+    'gasPrice',
+    'inTokenAddress',
+    'outTokenAddress',
+    'slippage',
+    'tokenASymbol',
+    'tokenBSymbol',
+    'amount',
+    'price',
+    'priceTrigger',
+    'expired',
+    'txHash',
+    'status',
+    'reasonFail',
+    'attemptNumber',
+    'allowance',
+    'estimateGas',
+    'effectivePriceGas',
+    'createdAt',
+    'updatedAt',
+    'deletedAt',
+  ],
+  properties: {
+    id: { type: 'string', description: 'UUID assigned by the service' },
+    accountTo: { type: 'string', description: 'Maker address as sent' },
+    chainId: { type: 'integer' },
+    gasPrice: { type: 'string', description: 'Gwei' },
+    inTokenAddress: { type: 'string' },
+    outTokenAddress: { type: 'string' },
+    slippage: { type: 'string', description: 'Percent' },
+    tokenASymbol: { type: 'string' },
+    tokenBSymbol: { type: 'string' },
+    amount: { type: 'number', description: 'Human-readable units of `inTokenAddress`' },
+    price: { type: 'number' },
+    priceTrigger: { type: 'number' },
+    expired: { type: 'string', description: 'Unix milliseconds, as sent' },
+    txHash: { type: 'string', description: 'Empty string until executed' },
+    status: {
+      type: 'string',
+      description: `One of ${LIMIT_ORDER_STATUSES.join(', ')}; treat any other as not final`,
+    },
+    reasonFail: { type: 'array', items: { type: 'string' }, description: 'Empty unless execution failed' },
+    attemptNumber: { type: 'integer' },
+    allowance: { type: 'string' },
+    estimateGas: { type: 'string' },
+    effectivePriceGas: { type: 'string' },
+    createdAt: isoTime,
+    updatedAt: isoTime,
+    deletedAt: {
+      type: 'string',
+      description: 'Empty string until cancelled, then the cancel time (ISO 8601 UTC)',
+    },
+  },
+};

@@ -1,0 +1,204 @@
+import type { SchemaObject } from 'ajv';
+import {
+  amountSchema,
+  chainIdSchema,
+  feesSchema,
+  gasPriceSchema,
+  modeSchema,
+  slippageSchema,
+  tokenAddressSchema,
+  walletAddressSchema,
+  type Fees,
+  type QuoteMode,
+} from '../quotes/schemas';
+
+/*
+ * Request and response schemas of POST /swap: the quote's pair and amount plus the wallet `account` and the
+ * `aggregatorId` the quote returned. The route validates with these very objects; /openapi.json shows them.
+ */
+
+const aggregatorIdSchema: SchemaObject = {
+  type: 'string',
+  minLength: 1,
+  description:
+    '`aggregatorId` exactly as the quote returned it (single-chain: or the next `aggregatorOrder` entry)',
+};
+
+export const singleChainSwapParams: SchemaObject = {
+  type: 'object',
+  required: [
+    'chainId',
+    'inTokenAddress',
+    'outTokenAddress',
+    'amount',
+    'gasPrice',
+    'slippage',
+    'account',
+    'aggregatorId',
+  ],
+  properties: {
+    chainId: chainIdSchema,
+    inTokenAddress: tokenAddressSchema,
+    outTokenAddress: tokenAddressSchema,
+    amount: amountSchema,
+    gasPrice: gasPriceSchema,
+    slippage: slippageSchema,
+    account: walletAddressSchema,
+    aggregatorId: aggregatorIdSchema,
+    dryRun: { type: 'boolean', description: 'Accepted for compatibility; has no effect' },
+  },
+};
+
+/** Cross-chain swap params are closed: `gasPrice` and `dryRun` are rejected. */
+export const crossChainSwapParams: SchemaObject = {
+  type: 'object',
+  required: [
+    'fromChainId',
+    'toChainId',
+    'inTokenAddress',
+    'outTokenAddress',
+    'amount',
+    'slippage',
+    'account',
+    'aggregatorId',
+  ],
+  additionalProperties: false,
+  properties: {
+    fromChainId: chainIdSchema,
+    toChainId: chainIdSchema,
+    inTokenAddress: tokenAddressSchema,
+    outTokenAddress: tokenAddressSchema,
+    amount: amountSchema,
+    slippage: slippageSchema,
+    account: walletAddressSchema,
+    aggregatorId: aggregatorIdSchema,
+  },
+};
+
+export const singleChainSwapBody: SchemaObject = {
+  type: 'object',
+  title: 'Single-chain swap request',
+  required: ['mode', 'params'],
+  properties: { mode: modeSchema('single-chain'), params: singleChainSwapParams, fees: feesSchema },
+};
+
+export const crossChainSwapBody: SchemaObject = {
+  type: 'object',
+  title: 'Cross-chain swap request',
+  required: ['mode', 'params'],
+  additionalProperties: false,
+  properties: { mode: modeSchema('cross-chain'), params: crossChainSwapParams, fees: feesSchema },
+};
+
+export const swapBody: SchemaObject = { type: 'object', oneOf: [singleChainSwapBody, crossChainSwapBody] };
+
+export interface SingleChainSwapParams {
+  chainId: number;
+  inTokenAddress: string;
+  outTokenAddress: string;
+  amount: string;
+  gasPrice: string;
+  slippage: string;
+  account: string;
+  aggregatorId: string;
+  dryRun?: boolean;
+}
+
+export interface CrossChainSwapParams {
+  fromChainId: number;
+  toChainId: number;
+  inTokenAddress: string;
+  outTokenAddress: string;
+  amount: string;
+  slippage: string;
+  account: string;
+  aggregatorId: string;
+}
+
+export type SwapRequest =
+  | { mode: 'single-chain'; params: SingleChainSwapParams; fees?: Fees }
+  | { mode: 'cross-chain'; params: CrossChainSwapParams; fees?: Fees };
+
+// ---- response `data` ----
+
+const weiValue: SchemaObject = {
+  type: 'string',
+  description: 'Wei of the native token to send; `0` for an ERC-20 input',
+};
+const gasLimit: SchemaObject = {
+  type: 'string',
+  description: '`estimatedGas` times 2; unreliable, estimate yourself',
+};
+
+export const singleChainSwapSchema: SchemaObject = {
+  type: 'object',
+  required: [
+    'data',
+    'to',
+    'value',
+    'outAmount',
+    'minOutAmount',
+    'estimatedGas',
+    'gasLimit',
+    'contractToApprove',
+  ],
+  properties: {
+    data: {
+      type: 'string',
+      description: 'Calldata hex, bound to `account`; expires on-chain after about 5 minutes',
+    },
+    to: { type: 'string', description: 'Contract to send the transaction to' },
+    value: weiValue,
+    outAmount: { type: 'string', description: 'Base units of the output token' },
+    minOutAmount: {
+      type: 'string',
+      description: 'Base units of the output token; the transaction reverts below it',
+    },
+    estimatedGas: { type: 'string', description: 'May be the placeholder `1500000`, `0` or a wei amount' },
+    gasLimit,
+    contractToApprove: {
+      type: 'string',
+      description: 'ERC-20 spender the input allowance must cover; can differ from `to`',
+    },
+  },
+};
+
+export const crossChainSwapSchema: SchemaObject = {
+  type: 'object',
+  required: ['calldata', 'to', 'value', 'dexHash', 'estimatedGas', 'gasLimit'],
+  properties: {
+    calldata: { type: 'string', description: 'Calldata hex, bound to `account`' },
+    to: { type: 'string' },
+    value: weiValue,
+    dexHash: {
+      type: 'string',
+      description: 'Identifies the provider for POST /tx-status; send it in lowercase',
+    },
+    estimatedGas: { type: 'string', description: 'Provider-dependent; may be a wei amount' },
+    gasLimit,
+  },
+};
+
+export const swapResponse: SchemaObject = {
+  type: 'object',
+  oneOf: [
+    {
+      type: 'object',
+      title: 'Single-chain swap',
+      required: ['mode', 'swap'],
+      properties: { mode: modeSchema('single-chain'), swap: singleChainSwapSchema },
+    },
+    {
+      type: 'object',
+      title: 'Cross-chain swap',
+      required: ['mode', 'swap'],
+      properties: { mode: modeSchema('cross-chain'), swap: crossChainSwapSchema },
+    },
+  ],
+};
+
+/** The branch of `swapBody` for each mode (the same objects), as `QUOTE_BODY_BY_MODE` for quotes. */
+export const SWAP_BODY_BY_MODE: Readonly<Record<QuoteMode, SchemaObject>> = {
+  'single-chain': singleChainSwapBody,
+  'cross-chain': crossChainSwapBody,
+};
