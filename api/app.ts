@@ -2,7 +2,7 @@ import Koa from 'koa';
 import type { Logger } from '../shared/log/create-logger';
 import type { AccountAuthenticator } from './gateway/account-authenticator';
 import { gatewayErrors } from './gateway/gateway-errors';
-import { httpMetrics } from './gateway/http-metrics';
+import { observeRequests } from './gateway/observe-requests';
 import type { RateLimiter } from './gateway/rate-limiter';
 import { requestId } from './gateway/request-id';
 import { gatewayTimeout } from './gateway/timeout';
@@ -18,6 +18,7 @@ export interface AppDeps {
   metrics: ApiMetrics;
   authenticator: AccountAuthenticator;
   rateLimiter: RateLimiter;
+  authFailureLimiter: RateLimiter;
   validator: RequestValidator;
   routes: RouteDefinition[];
   bodyLimitBytes: number;
@@ -32,7 +33,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   const app = new Koa<ApiState>({ proxy: false });
   app.silent = true;
   app.use(requestId(deps.log));
-  app.use(httpMetrics(deps.metrics));
+  app.use(observeRequests(deps.metrics));
   app.use(gatewayErrors(deps.metrics));
   app.use(gatewayTimeout(deps.gatewayTimeoutMs));
   app.use(serviceErrors(deps.metrics));

@@ -72,12 +72,17 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     config.accountCacheTtlMs,
   );
   const rateLimiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst);
+  const authFailureLimiter = new RateLimiter(
+    config.authFailureLimit.perSecond,
+    config.authFailureLimit.burst,
+  );
   const routes = serviceRoutes({ store, chains, secretBox, validator, now: Date.now });
   const app = createApp({
     log,
     metrics,
     authenticator,
     rateLimiter,
+    authFailureLimiter,
     validator,
     routes,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -86,6 +91,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
 
   const housekeeping = setInterval(() => {
     rateLimiter.prune();
+    authFailureLimiter.prune();
     store.nonces.purgeExpired(Date.now()).catch((err: unknown) => log.warn({ err }, 'nonce purge failed'));
   }, NONCE_PURGE_INTERVAL_MS);
   housekeeping.unref();

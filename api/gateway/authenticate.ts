@@ -3,7 +3,8 @@ import { SIGNING_HEADERS } from '../../shared/signing/request-signature';
 import type { ApiMetrics } from '../metrics';
 import type { ApiState } from '../service/api-state';
 import type { AccountAuthenticator } from './account-authenticator';
-import { forbidden, unauthorized } from './gateway-error';
+import { forbidden, tooManyRequests, unauthorized } from './gateway-error';
+import type { RateLimiter } from './rate-limiter';
 
 function header(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -13,8 +14,19 @@ function header(value: string | string[] | undefined): string | undefined {
  * Checks 1 to 4 of the spec: 401 when a signing header is missing, otherwise 403 for any failure,
  * never saying which (the reason goes to metrics and debug logs only).
  */
-export function authenticate(authenticator: AccountAuthenticator, metrics: ApiMetrics): Middleware<ApiState> {
+export function authenticate(
+  authenticator: AccountAuthenticator,
+  metrics: ApiMetrics,
+  failures: RateLimiter,
+): Middleware<ApiState> {
   return async (ctx, next) => {
+    // Each refused attempt may have cost a scrypt hash: an IP that keeps failing waits before it may try again.
+    const failureKey = `auth-failures:${ctx.ip}`;
+    const wait = failures.exhausted(failureKey);
+    if (wait > 0) {
+      metrics.rateLimited.inc();
+      throw tooManyRequests(wait);
+    }
     const h = ctx.request.headers;
     const apiKey = header(h[SIGNING_HEADERS.apiKeyId]);
     const valueInfo = header(h[SIGNING_HEADERS.valueInfo]);
@@ -34,11 +46,13 @@ export function authenticate(authenticator: AccountAuthenticator, metrics: ApiMe
       // Verification temporarily unavailable (store down): the spec answers it as any other 403.
       ctx.state.log.error({ err }, 'authentication could not be verified');
       metrics.authFailures.inc({ reason: 'unavailable' });
+      failures.take(failureKey);
       throw forbidden();
     }
     if (!result.ok) {
       metrics.authFailures.inc({ reason: result.reason });
       ctx.state.log.debug({ reason: result.reason }, 'authentication refused');
+      failures.take(failureKey);
       throw forbidden();
     }
     ctx.state.auth = result.context;

@@ -18,15 +18,30 @@ export class RateLimiter {
 
   /** Takes one token; returns 0 when allowed, else the whole seconds to wait before retrying. */
   take(key: string): number {
+    const bucket = this.refilled(key);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return this.retryAfter(bucket);
+  }
+
+  /** Like `take` but consumes nothing: whether the key's budget is already spent. */
+  exhausted(key: string): number {
+    const bucket = this.refilled(key);
+    return bucket.tokens >= 1 ? 0 : this.retryAfter(bucket);
+  }
+
+  private refilled(key: string): Bucket {
     const now = this.now();
     const bucket = this.buckets.get(key) ?? { tokens: this.burst, updatedAt: now };
     bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.perSecond);
     bucket.updatedAt = now;
     this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
+    return bucket;
+  }
+
+  private retryAfter(bucket: Bucket): number {
     return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
   }
 

@@ -18,6 +18,8 @@ export const BASE_PATH = '/api/v1';
 export interface MountDeps {
   authenticator: AccountAuthenticator;
   rateLimiter: RateLimiter;
+  /** Budget of refused authentication attempts per IP. */
+  authFailureLimiter: RateLimiter;
   validator: RequestValidator;
   metrics: ApiMetrics;
   bodyLimitBytes: number;
@@ -56,7 +58,7 @@ function serve(route: RouteDefinition, validator: RequestValidator): Middleware<
 /** One router for every served route: gateway checks per route (auth, rate limit, body limit), then the handler. */
 export function mountRoutes(routes: RouteDefinition[], deps: MountDeps): Middleware<ApiState>[] {
   const router = new Router<ApiState>({ prefix: BASE_PATH, sensitive: true, strict: true });
-  const auth = authenticate(deps.authenticator, deps.metrics);
+  const auth = authenticate(deps.authenticator, deps.metrics, deps.authFailureLimiter);
   const limit = rateLimit(deps.rateLimiter, deps.metrics);
   const body = readBody(deps.bodyLimitBytes);
   for (const route of routes) {

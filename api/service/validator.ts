@@ -1,4 +1,5 @@
 import Ajv, { type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
+import type { DataValidateFunction } from 'ajv/dist/types';
 import { isAddress } from 'ethers';
 import type { ErrorDetail } from '../../shared/domain/errors';
 import { ValidationError } from '../../shared/domain/errors';
@@ -97,6 +98,8 @@ function messageOf(error: ErrorObject): string {
       return 'Must not repeat items';
     case 'pattern':
       return 'Has an invalid format';
+    case 'x-forbidden':
+      return error.message ?? 'Is not allowed';
     default:
       return error.message ?? 'Is invalid';
   }
@@ -128,6 +131,13 @@ export class RequestValidator {
   constructor() {
     for (const [name, format] of Object.entries(FORMATS)) this.ajv.addFormat(name, format.validate);
     this.ajv.addKeyword({ keyword: 'example' });
+    // `x-forbidden: "<message>"` on a property refuses its presence with that message, in the same pass as
+    // every other check (an `x-` extension is also valid in the OpenAPI document).
+    const forbidden: DataValidateFunction = (message: string) => {
+      forbidden.errors = [{ keyword: 'x-forbidden', message, params: {} }];
+      return false;
+    };
+    this.ajv.addKeyword({ keyword: 'x-forbidden', schemaType: 'string', errors: true, validate: forbidden });
   }
 
   private compile(schema: SchemaObject): ValidateFunction {

@@ -34,6 +34,8 @@ export interface AppConfig {
   chainsFile: string;
   chains: ChainConfig[];
   rateLimit: RateLimitConfig;
+  /** Refused authentication attempts allowed per IP before the gateway answers 429 (each may cost a scrypt hash). */
+  authFailureLimit: RateLimitConfig;
   bodyLimitBytes: number;
   gatewayTimeoutMs: number;
   /** How long an api process may trust a cached account row; a deactivated key stops working after this. */
@@ -65,6 +67,16 @@ const chainSchema: JSONSchemaType<ChainConfig> = {
   },
 };
 
+const rateLimitSchema: JSONSchemaType<RateLimitConfig> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['perSecond', 'burst'],
+  properties: {
+    perSecond: { type: 'number', exclusiveMinimum: 0 },
+    burst: { type: 'integer', minimum: 1 },
+  },
+};
+
 export const configSchema: JSONSchemaType<AppConfig> = {
   type: 'object',
   additionalProperties: false,
@@ -78,6 +90,7 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     'chainsFile',
     'chains',
     'rateLimit',
+    'authFailureLimit',
     'bodyLimitBytes',
     'gatewayTimeoutMs',
     'accountCacheTtlMs',
@@ -92,15 +105,8 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     masterKey: { type: 'string', pattern: '^$|^[0-9a-fA-F]{64}$' },
     chainsFile: { type: 'string', minLength: 1 },
     chains: { type: 'array', minItems: 1, items: chainSchema },
-    rateLimit: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['perSecond', 'burst'],
-      properties: {
-        perSecond: { type: 'number', exclusiveMinimum: 0 },
-        burst: { type: 'integer', minimum: 1 },
-      },
-    },
+    rateLimit: rateLimitSchema,
+    authFailureLimit: rateLimitSchema,
     bodyLimitBytes: { type: 'integer', minimum: 1 },
     gatewayTimeoutMs: { type: 'integer', minimum: 1 },
     accountCacheTtlMs: { type: 'integer', minimum: 0, maximum: 60000 },

@@ -14,6 +14,8 @@ export const ENV_DEFAULTS = {
   CHAINS_FILE: 'config/chains.json',
   RATE_LIMIT_PER_SECOND: '1000',
   RATE_LIMIT_BURST: '2000',
+  AUTH_FAILURE_LIMIT_PER_SECOND: '10',
+  AUTH_FAILURE_LIMIT_BURST: '50',
   BODY_LIMIT_BYTES: '1048576',
   GATEWAY_TIMEOUT_MS: '30000',
   ACCOUNT_CACHE_TTL_MS: '2000',
@@ -83,6 +85,10 @@ export function loadConfig(
     rateLimit: {
       perSecond: toNumber(get('RATE_LIMIT_PER_SECOND')),
       burst: toNumber(get('RATE_LIMIT_BURST')),
+    },
+    authFailureLimit: {
+      perSecond: toNumber(get('AUTH_FAILURE_LIMIT_PER_SECOND')),
+      burst: toNumber(get('AUTH_FAILURE_LIMIT_BURST')),
     },
     bodyLimitBytes: toNumber(get('BODY_LIMIT_BYTES')),
     gatewayTimeoutMs: toNumber(get('GATEWAY_TIMEOUT_MS')),

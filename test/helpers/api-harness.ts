@@ -32,6 +32,8 @@ export function testConfig(
       LOG_LEVEL: 'silent',
       RATE_LIMIT_PER_SECOND: '100000',
       RATE_LIMIT_BURST: '100000',
+      AUTH_FAILURE_LIMIT_PER_SECOND: '100000',
+      AUTH_FAILURE_LIMIT_BURST: '100000',
       ...env,
     },
     overrides,

@@ -926,6 +926,40 @@ describeEachStore('gateway', (kind) => {
     });
   });
 
+  describe('429: refused authentication attempts per IP', () => {
+    let guarded: RunningApi;
+    beforeAll(async () => {
+      guarded = await startApi(running.target, {
+        AUTH_FAILURE_LIMIT_PER_SECOND: '1',
+        AUTH_FAILURE_LIMIT_BURST: '2',
+      });
+    });
+    afterAll(async () => guarded?.close());
+
+    it('answers 429 once an IP has spent its budget of refused attempts, even with valid credentials', async () => {
+      const wrongPassphrase = () => ({
+        ...signFor(client.credentials, 'GET', '/chains').headers,
+        'x-passphrase': 'not-the-passphrase',
+      });
+      const statuses = [];
+      for (let i = 0; i < 2; i++)
+        statuses.push(
+          (await rawRequest(guarded.baseUrl, 'GET', '/chains', { headers: wrongPassphrase() })).status,
+        );
+      expect(statuses).toEqual([403, 403]);
+      const res = await rawRequest(guarded.baseUrl, 'GET', '/chains', {
+        headers: signFor(client.credentials, 'GET', '/chains').headers,
+      });
+      expectBare(res, 429, '{"message":"Too Many Requests"}');
+      expect(res.headers.get('retry-after')).toBe('1');
+      await sleep(1050);
+      const ok = await rawRequest(guarded.baseUrl, 'GET', '/chains', {
+        headers: signFor(client.credentials, 'GET', '/chains').headers,
+      });
+      expect(ok.status).toBe(200);
+    });
+  });
+
   describe('413: body limit', () => {
     let small: RunningApi;
     beforeAll(async () => {

@@ -219,6 +219,14 @@ describeEachStore('limit orders', (kind) => {
       );
     });
 
+    it('reports service-set fields and format errors in the same response', async () => {
+      const res = await client.post('/limit-order', orderBody({ status: 'pending', amount: 5 }));
+      expectValidationError(res, [
+        { field: 'amount', message: 'Must be a string' },
+        { field: 'status', message: 'Is set by the service and cannot be sent' },
+      ]);
+    });
+
     it('rejects a service-set field sent as null', async () => {
       const res = await client.post('/limit-order', orderBody({ txHash: null }));
       expectValidationError(res, [{ field: 'txHash', message: 'Is set by the service and cannot be sent' }]);

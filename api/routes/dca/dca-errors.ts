@@ -1,5 +1,4 @@
-import type { AuthContext } from '../../gateway/account-authenticator';
-import { ConflictError, NotFoundError, UnauthorizedError } from '../../../shared/domain/errors';
+import { ConflictError, NotFoundError } from '../../../shared/domain/errors';
 
 export const DCA_STRATEGY_NOT_FOUND = 'DCA strategy not found';
 export const DCA_ORDER_NOT_FOUND = 'DCA order not found';
@@ -9,9 +8,3 @@ export const orderNotFound = (): NotFoundError => new NotFoundError(DCA_ORDER_NO
 
 export const notActive = (status: string): ConflictError =>
   new ConflictError(`DCA strategy can only be modified while active (current status: ${status})`);
-
-/** Every DCA resource belongs to the API key that signed its creation. */
-export function signingKeyOf(auth: AuthContext | undefined): string {
-  if (!auth) throw new UnauthorizedError();
-  return auth.apiKey;
-}

@@ -1,6 +1,7 @@
 import { defineRoute, type RouteDefinition } from '../../service/route-definition';
 import type { RouteDeps } from '../index';
-import { orderNotFound, signingKeyOf } from './dca-errors';
+import { orderNotFound } from './dca-errors';
+import { signingKeyOf } from '../../service/signing-key';
 import { dcaOrderJson } from './dca-json';
 import { dcaOrderSchema, orderIdParam } from './dca-schemas';
 

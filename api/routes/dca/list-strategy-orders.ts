@@ -1,6 +1,7 @@
 import { defineRoute, type RouteDefinition } from '../../service/route-definition';
 import type { RouteDeps } from '../index';
-import { signingKeyOf, strategyNotFound } from './dca-errors';
+import { strategyNotFound } from './dca-errors';
+import { signingKeyOf } from '../../service/signing-key';
 import { dcaOrderJson } from './dca-json';
 import { dcaOrderSchema, strategyIdParam } from './dca-schemas';
 

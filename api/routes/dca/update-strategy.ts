@@ -7,7 +7,8 @@ import { ValidationError } from '../../../shared/domain/errors';
 import { defineRoute, type RouteDefinition } from '../../service/route-definition';
 import { INVALID_BODY } from '../../service/validator';
 import type { RouteDeps } from '../index';
-import { notActive, signingKeyOf, strategyNotFound } from './dca-errors';
+import { notActive, strategyNotFound } from './dca-errors';
+import { signingKeyOf } from '../../service/signing-key';
 import { strategyJson, type DcaStrategyJson } from './dca-json';
 import {
   dcaStrategySchema,

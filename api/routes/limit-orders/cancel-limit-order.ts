@@ -1,7 +1,8 @@
 import { defineRoute, type RouteDefinition } from '../../service/route-definition';
 import type { RouteDeps } from '../index';
 import { limitOrderResponse } from './limit-order-response';
-import { apiKeyOf, orderFromWrite } from './pending-write';
+import { orderFromWrite } from './pending-write';
+import { signingKeyOf } from '../../service/signing-key';
 import { limitOrderIdParameter, limitOrderSchema } from './schemas';
 
 export function cancelLimitOrderRoute(deps: RouteDeps): RouteDefinition {
@@ -21,7 +22,7 @@ export function cancelLimitOrderRoute(deps: RouteDeps): RouteDefinition {
       errors: [404, 409, 500],
     },
     async handle({ params, auth }) {
-      const result = await deps.store.limitOrders.cancelIfPending(apiKeyOf(auth), params.id, deps.now());
+      const result = await deps.store.limitOrders.cancelIfPending(signingKeyOf(auth), params.id, deps.now());
       return limitOrderResponse(orderFromWrite(result));
     },
   });

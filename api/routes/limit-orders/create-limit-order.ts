@@ -7,13 +7,8 @@ import { defineRoute, type RouteDefinition } from '../../service/route-definitio
 import { INVALID_BODY } from '../../service/validator';
 import type { RouteDeps } from '../index';
 import { limitOrderResponse } from './limit-order-response';
-import {
-  amountDecimalsDetails,
-  expiredDetails,
-  serviceFieldDetails,
-  slippageDetails,
-} from './order-field-rules';
-import { apiKeyOf } from './pending-write';
+import { amountDecimalsDetails, expiredDetails, slippageDetails } from './order-field-rules';
+import { signingKeyOf } from '../../service/signing-key';
 import { assertReferencePrice } from './reference-price';
 import { createLimitOrderBody, limitOrderSchema } from './schemas';
 
@@ -73,9 +68,9 @@ export function createLimitOrderRoute(deps: RouteDeps): RouteDefinition {
       errors: [400, 500],
     },
     async handle({ body, auth }) {
-      const apiKey = apiKeyOf(auth);
+      const apiKey = signingKeyOf(auth);
       const now = deps.now();
-      const details = serviceFieldDetails(body);
+      const details: ErrorDetail[] = [];
       const chain = deps.chains.get(body.chainId);
       if (chain) details.push(...(await tokenDetails(deps.store.tokens, body)));
       else details.push({ field: 'chainId', message: `Chain ${body.chainId} is not enabled` });

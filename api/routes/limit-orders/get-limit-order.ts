@@ -2,7 +2,8 @@ import { NotFoundError } from '../../../shared/domain/errors';
 import { defineRoute, type RouteDefinition } from '../../service/route-definition';
 import type { RouteDeps } from '../index';
 import { limitOrderResponse } from './limit-order-response';
-import { LIMIT_ORDER_NOT_FOUND, apiKeyOf } from './pending-write';
+import { LIMIT_ORDER_NOT_FOUND } from './pending-write';
+import { signingKeyOf } from '../../service/signing-key';
 import { limitOrderIdParameter, limitOrderSchema } from './schemas';
 
 export function getLimitOrderRoute(deps: RouteDeps): RouteDefinition {
@@ -19,7 +20,7 @@ export function getLimitOrderRoute(deps: RouteDeps): RouteDefinition {
       errors: [404, 500],
     },
     async handle({ params, auth }) {
-      const order = await deps.store.limitOrders.findForKey(apiKeyOf(auth), params.id);
+      const order = await deps.store.limitOrders.findForKey(signingKeyOf(auth), params.id);
       if (!order) throw new NotFoundError(LIMIT_ORDER_NOT_FOUND);
       return limitOrderResponse(order);
     },

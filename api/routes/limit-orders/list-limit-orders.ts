@@ -3,7 +3,7 @@ import type { LimitOrderFilters } from '../../../shared/store/repositories/limit
 import { defineRoute, type RawQuery, type RouteDefinition } from '../../service/route-definition';
 import type { RouteDeps } from '../index';
 import { limitOrderResponse } from './limit-order-response';
-import { apiKeyOf } from './pending-write';
+import { signingKeyOf } from '../../service/signing-key';
 import { limitOrderSchema, listLimitOrdersParameters } from './schemas';
 
 const NUMERIC = /^[0-9]{1,16}$/;
@@ -45,7 +45,7 @@ export function listLimitOrdersRoute(deps: RouteDeps): RouteDefinition {
       errors: [500],
     },
     async handle({ query, auth }) {
-      const apiKey = apiKeyOf(auth);
+      const apiKey = signingKeyOf(auth);
       const filters = filtersOf(query);
       if (!filters) return [];
       const orders = await deps.store.limitOrders.listForKey(apiKey, filters);

@@ -1,9 +1,5 @@
 import type { ErrorDetail } from '../../../shared/domain/errors';
-import {
-  LIMIT_ORDER_IMMUTABLE_FIELDS,
-  LIMIT_ORDER_MUTABLE_FIELDS,
-  LIMIT_ORDER_SERVICE_FIELDS,
-} from '../../../shared/domain/limit-order';
+import { LIMIT_ORDER_MUTABLE_FIELDS } from '../../../shared/domain/limit-order';
 
 /** The rules of limit-order fields that the JSON schema cannot express; each returns the details it finds. */
 
@@ -11,20 +7,6 @@ const DAY_MS = 86_400_000;
 export const MAX_EXPIRY_AHEAD_MS = 365 * DAY_MS;
 
 const has = (body: object, key: string): boolean => Object.prototype.hasOwnProperty.call(body, key);
-
-export function serviceFieldDetails(body: object): ErrorDetail[] {
-  return LIMIT_ORDER_SERVICE_FIELDS.filter((field) => has(body, field)).map((field) => ({
-    field,
-    message: 'Is set by the service and cannot be sent',
-  }));
-}
-
-export function immutableFieldDetails(body: object): ErrorDetail[] {
-  return LIMIT_ORDER_IMMUTABLE_FIELDS.filter((field) => has(body, field)).map((field) => ({
-    field,
-    message: 'Cannot be changed',
-  }));
-}
 
 export function emptyChangeSetDetails(body: object): ErrorDetail[] {
   if (LIMIT_ORDER_MUTABLE_FIELDS.some((field) => has(body, field))) return [];

@@ -1,15 +1,8 @@
-import { ConflictError, NotFoundError, UnauthorizedError } from '../../../shared/domain/errors';
+import { ConflictError, NotFoundError } from '../../../shared/domain/errors';
 import type { LimitOrder } from '../../../shared/domain/limit-order';
 import type { PendingWriteResult } from '../../../shared/store/repositories/limit-orders-repository';
-import type { AuthContext } from '../../gateway/account-authenticator';
 
 export const LIMIT_ORDER_NOT_FOUND = 'Limit order not found';
-
-/** Orders are scoped to the signing key; the gateway always sets it on signed routes. */
-export function apiKeyOf(auth: AuthContext | undefined): string {
-  if (!auth) throw new UnauthorizedError();
-  return auth.apiKey;
-}
 
 /** The order a PATCH or DELETE left behind, or the 404/409 the spec prescribes. */
 export function orderFromWrite(result: PendingWriteResult): LimitOrder {

@@ -1,5 +1,9 @@
 import type { SchemaObject } from 'ajv';
-import { LIMIT_ORDER_SERVICE_FIELDS, LIMIT_ORDER_STATUSES } from '../../../shared/domain/limit-order';
+import {
+  LIMIT_ORDER_IMMUTABLE_FIELDS,
+  LIMIT_ORDER_SERVICE_FIELDS,
+  LIMIT_ORDER_STATUSES,
+} from '../../../shared/domain/limit-order';
 import type { ParameterDoc } from '../../service/route-definition';
 
 /** The columns hold 100 characters; a longer decimal string would not fit (and could overflow a double). */
@@ -49,6 +53,10 @@ const slippage = {
 const serviceFieldsNote = `Fields the service sets (${LIMIT_ORDER_SERVICE_FIELDS.map((f) => `\`${f}\``).join(
   ', ',
 )}) are rejected with 400; other unknown fields are ignored.`;
+
+const refused = (fields: readonly string[], message: string): Record<string, SchemaObject> =>
+  Object.fromEntries(fields.map((field) => [field, { 'x-forbidden': message }]));
+const serviceSet = refused(LIMIT_ORDER_SERVICE_FIELDS, 'Is set by the service and cannot be sent');
 
 /** POST /limit-order: the formats; the rules that need the chain, the token list or the clock run in the handler. */
 export const createLimitOrderBody: SchemaObject = {
@@ -111,6 +119,7 @@ export const createLimitOrderBody: SchemaObject = {
       format: 'signature',
       description: "The maker's pair signature (0x plus 130 hex characters); not verified at creation",
     },
+    ...serviceSet,
   },
 };
 
@@ -118,7 +127,16 @@ export const createLimitOrderBody: SchemaObject = {
 export const updateLimitOrderBody: SchemaObject = {
   type: 'object',
   description: `At least one field is required. Tokens, chain, maker, symbols and signature cannot be changed. ${serviceFieldsNote}`,
-  properties: { priceTrigger, price, amount, expired, slippage, gasPrice },
+  properties: {
+    priceTrigger,
+    price,
+    amount,
+    expired,
+    slippage,
+    gasPrice,
+    ...serviceSet,
+    ...refused(LIMIT_ORDER_IMMUTABLE_FIELDS, 'Cannot be changed'),
+  },
 };
 
 export const limitOrderIdParameter: ParameterDoc = {

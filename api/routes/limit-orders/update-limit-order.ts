@@ -8,11 +8,10 @@ import {
   amountDecimalsDetails,
   emptyChangeSetDetails,
   expiredDetails,
-  immutableFieldDetails,
-  serviceFieldDetails,
   slippageDetails,
 } from './order-field-rules';
-import { LIMIT_ORDER_NOT_FOUND, apiKeyOf, orderFromWrite } from './pending-write';
+import { LIMIT_ORDER_NOT_FOUND, orderFromWrite } from './pending-write';
+import { signingKeyOf } from '../../service/signing-key';
 import { limitOrderIdParameter, limitOrderSchema, updateLimitOrderBody } from './schemas';
 
 type UpdateLimitOrderBody = LimitOrderChanges & Record<string, unknown>;
@@ -39,13 +38,9 @@ export function updateLimitOrderRoute(deps: RouteDeps): RouteDefinition {
       errors: [400, 404, 409, 500],
     },
     async handle({ body, params, auth }) {
-      const apiKey = apiKeyOf(auth);
+      const apiKey = signingKeyOf(auth);
       const now = deps.now();
-      const details = [
-        ...serviceFieldDetails(body),
-        ...immutableFieldDetails(body),
-        ...emptyChangeSetDetails(body),
-      ];
+      const details = emptyChangeSetDetails(body);
       if (body.expired !== undefined) details.push(...expiredDetails(body.expired, now));
       if (body.slippage !== undefined) details.push(...slippageDetails(body.slippage));
       if (details.length) throw new ValidationError(INVALID_BODY, details);

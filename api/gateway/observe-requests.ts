@@ -1,0 +1,26 @@
+import type { Middleware } from 'koa';
+import type { ApiMetrics } from '../metrics';
+import type { ApiState } from '../service/api-state';
+
+/**
+ * One access-log line and the request metrics per request, by route template (never the raw path: ids would
+ * explode the label set and put resource ids in metrics).
+ */
+export function observeRequests(metrics: ApiMetrics): Middleware<ApiState> {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const labels = {
+        route: ctx.state.routeTemplate ?? 'unmatched',
+        method: ctx.method,
+        status: String(ctx.status),
+      };
+      metrics.httpDuration.observe(labels, seconds);
+      metrics.httpRequests.inc(labels);
+      ctx.state.log.info({ ...labels, path: ctx.path, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    }
+  };
+}
