@@ -33,7 +33,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   const app = new Koa<ApiState>({ proxy: false });
   app.silent = true;
   app.use(requestId(deps.log));
-  app.use(observeRequests(deps.metrics));
+  app.use(observeRequests(deps.metrics, deps.log));
   app.use(gatewayErrors(deps.metrics));
   app.use(gatewayTimeout(deps.gatewayTimeoutMs));
   app.use(serviceErrors(deps.metrics));

@@ -10,6 +10,7 @@ import { createAdminServer } from './admin-server';
 import { createApp } from './app';
 import { AccountAuthenticator } from './gateway/account-authenticator';
 import { loadMasterKey } from './gateway/master-key';
+import { NonceLedger } from './gateway/nonce-ledger';
 import { RateLimiter } from './gateway/rate-limiter';
 import { SecretBox } from './gateway/secret-box';
 import { ApiMetrics } from './metrics';
@@ -67,7 +68,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
   const validator = new RequestValidator();
   const authenticator = new AccountAuthenticator(
     store.accounts,
-    store.nonces,
+    new NonceLedger(store.nonces),
     secretBox,
     config.accountCacheTtlMs,
   );

@@ -88,6 +88,7 @@ async function serveApi(store: string, mysqlUrl: string): Promise<void> {
   console.log(JSON.stringify({ baseUrl, credentials, orderId: orderBody.data.id }));
 }
 
+if (process.env.BENCH_EXIT_ON_TERM) process.on('SIGTERM', () => process.exit(0));
 const [mode, store = 'sqlite', mysqlUrl = 'mysql://root@127.0.0.1:3306/'] = process.argv.slice(2);
 (mode === 'bare' ? serveBare() : serveApi(store, mysqlUrl)).catch((err: Error) => {
   console.error(err.message);

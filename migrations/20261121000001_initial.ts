@@ -28,6 +28,8 @@ export async function up(knex: Knex): Promise<void> {
     t.string('api_key', 36).notNullable();
     t.string('nonce', 24).notNullable();
     t.bigInteger('expires_at').notNullable();
+    /** Random token of the request that recorded the nonce: tells a batch which of its rows it won. */
+    t.string('claim', 32).notNullable();
     t.primary(['api_key', 'nonce']);
     t.index(['expires_at'], 'request_nonces_expires_idx');
   });

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AccountRecord, AccountsRepository } from '../../shared/store/repositories/accounts-repository';
-import type { NoncesRepository } from '../../shared/store/repositories/nonces-repository';
 import { decodeValueInfo, hmacHex, signedMessage } from '../../shared/signing/request-signature';
 import { canonicalQuery } from '../../shared/signing/canonical-query';
+import type { NonceLedger } from './nonce-ledger';
 import { verifyPassphrase } from './passphrase-hash';
 import type { SecretBox } from './secret-box';
 
@@ -52,7 +52,7 @@ export class AccountAuthenticator {
 
   constructor(
     private readonly accounts: AccountsRepository,
-    private readonly nonces: NoncesRepository,
+    private readonly nonces: NonceLedger,
     private readonly secretBox: SecretBox,
     private readonly cacheTtlMs: number,
     private readonly now: () => number = Date.now,
@@ -88,8 +88,13 @@ export class AccountAuthenticator {
     );
     if (!equalStrings(expected, headers.signature)) return { ok: false, reason: 'signature' };
 
-    // Only a request that is otherwise valid spends its nonce, so garbage cannot burn a client's nonces.
-    if (!(await this.nonces.use(account.record.apiKey, info.nonce.toLowerCase(), now, NONCE_TTL_MS))) {
+    // Only a request that is otherwise valid spends its nonce, so garbage cannot burn a client's nonces. The nonce
+    // is remembered for as long as its timestamp can still pass the window: a request signed with a timestamp
+    // ahead of the server clock must not become replayable when a plain "now + 5 minutes" record expires.
+    const expiresAt = Math.max(now, Number(info.timestamp) * 1000) + NONCE_TTL_MS;
+    if (
+      !(await this.nonces.use({ apiKey: account.record.apiKey, nonce: info.nonce.toLowerCase(), expiresAt }))
+    ) {
       return { ok: false, reason: 'replay' };
     }
     return {

@@ -56,7 +56,6 @@ export function authenticate(
       throw forbidden();
     }
     ctx.state.auth = result.context;
-    ctx.state.log = ctx.state.log.child({ apiKeyId: result.context.apiKey });
     await next();
   };
 }

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import type { Logger } from '../../shared/log/create-logger';
 import type { ApiMetrics } from '../metrics';
 import type { ApiState } from '../service/api-state';
 
@@ -6,7 +7,7 @@ import type { ApiState } from '../service/api-state';
  * One access-log line and the request metrics per request, by route template (never the raw path: ids would
  * explode the label set and put resource ids in metrics).
  */
-export function observeRequests(metrics: ApiMetrics): Middleware<ApiState> {
+export function observeRequests(metrics: ApiMetrics, log: Logger): Middleware<ApiState> {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
@@ -20,7 +21,18 @@ export function observeRequests(metrics: ApiMetrics): Middleware<ApiState> {
       };
       metrics.httpDuration.observe(labels, seconds);
       metrics.httpRequests.inc(labels);
-      ctx.state.log.info({ ...labels, path: ctx.path, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+      if (log.isLevelEnabled('info')) {
+        log.info(
+          {
+            requestId: ctx.state.requestId,
+            apiKeyId: ctx.state.auth?.apiKey,
+            ...labels,
+            path: ctx.path,
+            ms: Math.round(seconds * 1e4) / 10,
+          },
+          'request',
+        );
+      }
     }
   };
 }

@@ -48,7 +48,9 @@ function serve(route: RouteDefinition, validator: RequestValidator): Middleware<
       params: ctx.params as Record<string, string>,
       auth: ctx.state.auth,
       requestId: ctx.state.requestId,
-      log: ctx.state.log,
+      get log() {
+        return ctx.state.log;
+      },
     });
     ctx.status = 200;
     ctx.body = successEnvelope(ctx.state, data);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { createKnex, dialectOf, type Dialect, type StoreConnectionConfig } from './create-knex';
+import { createFastReader, type FastReader } from './fast-reader';
 import { migrateToLatest } from './migrate';
 import { AccountsRepository } from './repositories/accounts-repository';
 import { DcaRepository } from './repositories/dca-repository';
@@ -21,7 +22,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function storeOver(knex: Knex, dialect: Dialect): Store {
+export function storeOver(knex: Knex, dialect: Dialect, reader: FastReader): Store {
   return {
     knex,
     dialect,
@@ -29,9 +30,12 @@ export function storeOver(knex: Knex, dialect: Dialect): Store {
     nonces: new NoncesRepository(knex),
     tokens: new TokensRepository(knex),
     referencePrices: new ReferencePricesRepository(knex),
-    limitOrders: new LimitOrdersRepository(knex),
+    limitOrders: new LimitOrdersRepository(knex, reader),
     dca: new DcaRepository(knex),
-    close: () => knex.destroy(),
+    close: async () => {
+      await reader.close();
+      await knex.destroy();
+    },
   };
 }
 
@@ -44,5 +48,5 @@ export async function openStore(config: StoreConnectionConfig): Promise<Store> {
     await knex.destroy();
     throw err;
   }
-  return storeOver(knex, dialectOf(config));
+  return storeOver(knex, dialectOf(config), createFastReader(config));
 }

@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AccountAuthenticator, NONCE_TTL_MS } from '../../api/gateway/account-authenticator';
+import { NonceLedger } from '../../api/gateway/nonce-ledger';
 import { loadMasterKey, MASTER_KEY_FILE } from '../../api/gateway/master-key';
 import { SecretBox } from '../../api/gateway/secret-box';
 import { buildApi, type ApiInstance } from '../../api/build-api';
@@ -724,7 +725,7 @@ describeEachStore('gateway', (kind) => {
       const box = new SecretBox(loadMasterKey(running.config));
       const authenticator = new AccountAuthenticator(
         running.store.accounts,
-        running.store.nonces,
+        new NonceLedger(running.store.nonces),
         box,
         0,
         () => second * 1000,
@@ -754,6 +755,63 @@ describeEachStore('gateway', (kind) => {
         'ok',
         'timestamp',
       ]);
+    });
+  });
+
+  describe('nonce memory covers the whole timestamp window (authenticator on the real store, moving clock)', () => {
+    it('refuses a replay of a request signed ahead of the server clock after a plain 5-minute record would expire', async () => {
+      let clock = Math.floor(Date.now() / 1000) * 1000;
+      const authenticator = new AccountAuthenticator(
+        running.store.accounts,
+        new NonceLedger(running.store.nonces, () => clock),
+        new SecretBox(loadMasterKey(running.config)),
+        0,
+        () => clock,
+      );
+      const h = signParts(client.credentials, {
+        method: 'GET',
+        path: '/api/v1/chains',
+        bodyHash: EMPTY_BODY_HASH,
+        timestamp: String(clock / 1000 + 290),
+      });
+      const attempt = async () => {
+        const result = await authenticator.authenticate(
+          {
+            apiKey: h['x-api-key-id'],
+            valueInfo: h['x-value-info'],
+            passphrase: h['x-passphrase'],
+            signature: h['x-signature'],
+          },
+          { method: 'GET', path: '/api/v1/chains', rawQuery: '' },
+        );
+        return result.ok ? 'ok' : result.reason;
+      };
+      expect(await attempt()).toBe('ok');
+      // 301 s later the timestamp is still only 11 s off, so only the nonce record can refuse the replay.
+      clock += 301_000;
+      expect(await attempt()).toBe('replay');
+      clock += 290_000;
+      expect(await attempt()).toBe('timestamp');
+    });
+
+    it('accepts exactly one of identical requests sent at once (one batch)', async () => {
+      const headers = signFor(client.credentials, 'GET', '/chains').headers;
+      const statuses = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          rawRequest(baseUrl, 'GET', '/chains', { headers }).then((r) => r.status),
+        ),
+      );
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 403)).toHaveLength(11);
+    });
+
+    it('records a batch with a repeated nonce as one use', async () => {
+      const key = randomUUID();
+      const now = Date.now();
+      const [a, b] = [randomBytes(12).toString('hex'), randomBytes(12).toString('hex')];
+      const uses = [a, b, a].map((nonce) => ({ apiKey: key, nonce, expiresAt: now + NONCE_TTL_MS }));
+      expect(await running.store.nonces.useMany(uses, now)).toEqual([true, true, false]);
+      expect(await running.store.nonces.useMany(uses.slice(0, 1), now)).toEqual([false]);
     });
   });
 

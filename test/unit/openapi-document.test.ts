@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { SchemaObject } from 'ajv';
-import type { Knex } from 'knex';
 import type { ParameterizedContext } from 'koa';
 import { SecretBox } from '../../api/gateway/secret-box';
 import { apiDocument, documentationRoutes } from '../../api/openapi';
@@ -27,8 +26,7 @@ import type { ApiState } from '../../api/service/api-state';
 import type { HttpMethod, RouteDefinition } from '../../api/service/route-definition';
 import { RequestValidator } from '../../api/service/validator';
 import { ChainRegistry } from '../../shared/chain/chain-registry';
-import { createKnex } from '../../shared/store/create-knex';
-import { storeOver } from '../../shared/store/store';
+import { openStore, type Store } from '../../shared/store/store';
 import { testConfig } from '../helpers/api-harness';
 import { createStoreTarget, type StoreTarget } from '../helpers/store-targets';
 
@@ -92,7 +90,7 @@ function keysIn(value: unknown, into = new Set<string>()): Set<string> {
 
 describe('the OpenAPI document', () => {
   let target: StoreTarget;
-  let knex: Knex;
+  let store: Store;
   let routes: RouteDefinition[];
   let listed: RouteDefinition[];
   let document: OpenApiDocument;
@@ -100,9 +98,9 @@ describe('the OpenAPI document', () => {
   beforeAll(async () => {
     target = await createStoreTarget('sqlite');
     const config = testConfig(target);
-    knex = createKnex(config);
+    store = await openStore(config);
     routes = serviceRoutes({
-      store: storeOver(knex, 'sqlite'),
+      store,
       chains: new ChainRegistry(config.chains),
       secretBox: new SecretBox(randomBytes(32)),
       validator: new RequestValidator(),
@@ -112,7 +110,7 @@ describe('the OpenAPI document', () => {
     document = apiDocument(listed);
   });
   afterAll(async () => {
-    await knex?.destroy();
+    await store?.close();
     await target?.cleanup();
   });
 

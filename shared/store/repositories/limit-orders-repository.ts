@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { FastReader } from '../fast-reader';
 import type { LimitOrder, LimitOrderChanges, LimitOrderStatus } from '../../domain/limit-order';
 
 interface LimitOrderRow {
@@ -166,7 +167,10 @@ function changeColumns(changes: LimitOrderChanges): Partial<LimitOrderRow> {
  * through the conditional updates below, so it can never change an order the keeper has taken out of `pending`.
  */
 export class LimitOrdersRepository {
-  constructor(protected readonly knex: Knex) {}
+  constructor(
+    protected readonly knex: Knex,
+    private readonly reader: FastReader,
+  ) {}
 
   async insert(order: LimitOrder): Promise<void> {
     await this.knex<LimitOrderRow>(TABLE).insert(toRow(order));
@@ -174,7 +178,11 @@ export class LimitOrdersRepository {
 
   /** The order when it exists and belongs to the key; another key's order is as good as missing. */
   async findForKey(apiKey: string, id: string): Promise<LimitOrder | undefined> {
-    return this.findIn(this.knex, apiKey, id);
+    const row = await this.reader.first<LimitOrderRow>(
+      `select * from ${TABLE} where id = ? and api_key = ?`,
+      [id, apiKey],
+    );
+    return row ? fromRow(row) : undefined;
   }
 
   /** Every order of the key matching all given filters, oldest first. */

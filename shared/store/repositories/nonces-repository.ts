@@ -1,29 +1,84 @@
+import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isDuplicateKeyError } from '../create-knex';
+
+export interface NonceUse {
+  apiKey: string;
+  nonce: string;
+  /** Until when (Unix ms) the nonce stays used. */
+  expiresAt: number;
+}
+
+interface NonceRow {
+  api_key: string;
+  nonce: string;
+  expires_at: number | string;
+  claim: string;
+}
+
+/** Rows per statement: well under SQLite's and MySQL's bound-parameter limits. */
+const CHUNK = 200;
 
 /** Request nonces per API key, kept in the shared store so every api process sees a replay. */
 export class NoncesRepository {
   constructor(private readonly knex: Knex) {}
 
-  /**
-   * Records the nonce as used until `now + ttlMs`. Returns false when the key already used it within its window.
-   * A nonce whose record expired but was not purged yet counts as unused.
-   */
+  /** Records one nonce as used until `now + ttlMs`; false when the key already used it within its window. */
   async use(apiKey: string, nonce: string, now: number, ttlMs: number): Promise<boolean> {
-    try {
-      await this.knex('request_nonces').insert({ api_key: apiKey, nonce, expires_at: now + ttlMs });
-      return true;
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
+    const [accepted] = await this.useMany([{ apiKey, nonce, expiresAt: now + ttlMs }], now);
+    return accepted;
+  }
+
+  /**
+   * Records many nonces in two statements (insert-or-ignore, then read back whose claim token won), so a burst of
+   * requests costs one round trip instead of one each. A nonce whose record expired but was not purged yet counts
+   * as unused. Two entries of one batch with the same key and nonce: only the first is accepted.
+   */
+  async useMany(uses: NonceUse[], now: number): Promise<boolean[]> {
+    // One random token per batch, suffixed per entry: unique per row, and one CSPRNG call per batch.
+    const batch = randomBytes(12).toString('hex');
+    const claims = uses.map((_, i) => `${batch}${i.toString(36)}`);
+    const accepted: boolean[] = new Array<boolean>(uses.length).fill(false);
+    for (let start = 0; start < uses.length; start += CHUNK) {
+      const slice = uses.slice(start, start + CHUNK);
+      await this.knex<NonceRow>('request_nonces')
+        .insert(
+          slice.map((u, i) => ({
+            api_key: u.apiKey,
+            nonce: u.nonce,
+            expires_at: u.expiresAt,
+            claim: claims[start + i],
+          })),
+        )
+        .onConflict(['api_key', 'nonce'])
+        .ignore();
+      const rows = await this.knex<NonceRow>('request_nonces')
+        .select('api_key', 'nonce', 'expires_at', 'claim')
+        .whereIn(
+          ['api_key', 'nonce'],
+          slice.map((u) => [u.apiKey, u.nonce]),
+        );
+      const stored = new Map(rows.map((r) => [`${r.api_key}/${r.nonce}`, r]));
+      for (let i = 0; i < slice.length; i++) {
+        const row = stored.get(`${slice[i].apiKey}/${slice[i].nonce}`);
+        if (row?.claim === claims[start + i]) accepted[start + i] = true;
+        else if (row && Number(row.expires_at) <= now) {
+          accepted[start + i] = await this.revive(slice[i], claims[start + i], now);
+        }
+      }
     }
-    const revived = await this.knex('request_nonces')
-      .where({ api_key: apiKey, nonce })
-      .andWhere('expires_at', '<=', now)
-      .update({ expires_at: now + ttlMs });
-    return revived > 0;
+    return accepted;
   }
 
   async purgeExpired(now: number): Promise<number> {
     return this.knex('request_nonces').where('expires_at', '<=', now).delete();
+  }
+
+  /** Takes over an expired, not yet purged record; only one of several racing requests wins. */
+  private async revive(use: NonceUse, claim: string, now: number): Promise<boolean> {
+    const changed = await this.knex('request_nonces')
+      .where({ api_key: use.apiKey, nonce: use.nonce })
+      .andWhere('expires_at', '<=', now)
+      .update({ expires_at: use.expiresAt, claim });
+    return changed > 0;
   }
 }
