@@ -27,7 +27,7 @@ export function storeOver(knex: Knex, dialect: Dialect, reader: FastReader): Sto
     knex,
     dialect,
     accounts: new AccountsRepository(knex),
-    nonces: new NoncesRepository(knex),
+    nonces: new NoncesRepository(knex, dialect === 'sqlite'),
     tokens: new TokensRepository(knex),
     referencePrices: new ReferencePricesRepository(knex),
     limitOrders: new LimitOrdersRepository(knex, reader),

@@ -20,7 +20,11 @@ const CHUNK = 200;
 
 /** Request nonces per API key, kept in the shared store so every api process sees a replay. */
 export class NoncesRepository {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    /** SQLite reports the rows an insert-or-ignore really inserted (RETURNING), sparing the read back. */
+    private readonly insertReturns: boolean = false,
+  ) {}
 
   /** Records one nonce as used until `now + ttlMs`; false when the key already used it within its window. */
   async use(apiKey: string, nonce: string, now: number, ttlMs: number): Promise<boolean> {
@@ -40,23 +44,7 @@ export class NoncesRepository {
     const accepted: boolean[] = new Array<boolean>(uses.length).fill(false);
     for (let start = 0; start < uses.length; start += CHUNK) {
       const slice = uses.slice(start, start + CHUNK);
-      await this.knex<NonceRow>('request_nonces')
-        .insert(
-          slice.map((u, i) => ({
-            api_key: u.apiKey,
-            nonce: u.nonce,
-            expires_at: u.expiresAt,
-            claim: claims[start + i],
-          })),
-        )
-        .onConflict(['api_key', 'nonce'])
-        .ignore();
-      const rows = await this.knex<NonceRow>('request_nonces')
-        .select('api_key', 'nonce', 'expires_at', 'claim')
-        .whereIn(
-          ['api_key', 'nonce'],
-          slice.map((u) => [u.apiKey, u.nonce]),
-        );
+      const rows = await this.insertOrIgnore(slice, claims.slice(start, start + CHUNK));
       const stored = new Map(rows.map((r) => [`${r.api_key}/${r.nonce}`, r]));
       for (let i = 0; i < slice.length; i++) {
         const row = stored.get(`${slice[i].apiKey}/${slice[i].nonce}`);
@@ -67,6 +55,38 @@ export class NoncesRepository {
       }
     }
     return accepted;
+  }
+
+  /** Inserts what is new and returns the stored rows of the slice that are ours or that stood in the way. */
+  private async insertOrIgnore(slice: NonceUse[], claims: string[]): Promise<NonceRow[]> {
+    const insert = this.knex<NonceRow>('request_nonces')
+      .insert(
+        slice.map((u, i) => ({
+          api_key: u.apiKey,
+          nonce: u.nonce,
+          expires_at: u.expiresAt,
+          claim: claims[i],
+        })),
+      )
+      .onConflict(['api_key', 'nonce'])
+      .ignore();
+    const readBack = (uses: NonceUse[]): Promise<NonceRow[]> =>
+      this.knex<NonceRow>('request_nonces')
+        .select('api_key', 'nonce', 'expires_at', 'claim')
+        .whereIn(
+          ['api_key', 'nonce'],
+          uses.map((u) => [u.apiKey, u.nonce]),
+        );
+    if (!this.insertReturns) {
+      await insert;
+      return readBack(slice);
+    }
+    const inserted = (await insert.returning(['api_key', 'nonce', 'expires_at', 'claim'])) as NonceRow[];
+    if (inserted.length === slice.length) return inserted;
+    // Some were refused (a replay, or a repeat within the batch): read what stands in their way.
+    const won = new Set(inserted.map((r) => `${r.api_key}/${r.nonce}/${r.claim}`));
+    const lost = slice.filter((u, i) => !won.has(`${u.apiKey}/${u.nonce}/${claims[i]}`));
+    return [...inserted, ...(await readBack(lost))];
   }
 
   async purgeExpired(now: number): Promise<number> {
