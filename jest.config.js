@@ -1,5 +1,6 @@
-/** Three tiers as separate projects; `npm test` runs them all. Sources run through SWC, never from build output. */
-const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest'] };
+/** Three tiers as separate projects; `npm test` runs them all. Sources run through ts-jest, never from build output. */
+// ts-jest transpiles only (isolatedModules); `npm run lint` type-checks the whole tree once.
+const transform = { '^.+\\.(t|j)sx?$': ['ts-jest', { diagnostics: false }] };
 // p-queue and its dependencies ship ESM only.
 const transformIgnorePatterns = ['/node_modules/(?!(p-queue|p-timeout|eventemitter3)/)'];
 
