@@ -15,6 +15,14 @@ module.exports = {
       testEnvironment: 'node',
     },
     {
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      transform,
+      transformIgnorePatterns,
+      testEnvironment: 'node',
+      testTimeout: 120000,
+    },
+    {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       transform,
