@@ -4,7 +4,6 @@ import { ValidationError } from '../../../shared/domain/errors';
 import { defineRoute, type RouteDefinition } from '../../service/route-definition';
 import { INVALID_BODY } from '../../service/validator';
 import type { RouteDeps } from '../index';
-import {} from './dca-errors';
 import { signingKeyOf } from '../../service/signing-key';
 import { strategyJson } from './dca-json';
 import { createStrategyBody, dcaStrategySchema, type CreateStrategyBody } from './dca-schemas';

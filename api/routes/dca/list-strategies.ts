@@ -2,7 +2,6 @@ import { DCA_STRATEGY_LIST_STATUSES, type DcaStrategyStatus } from '../../../sha
 import type { DcaStrategyFilter } from '../../../shared/store/repositories/dca-repository';
 import { defineRoute, type RawQuery, type RouteDefinition } from '../../service/route-definition';
 import type { RouteDeps } from '../index';
-import {} from './dca-errors';
 import { signingKeyOf } from '../../service/signing-key';
 import { strategyWithOrdersJson } from './dca-json';
 import { dcaStrategyWithOrdersSchema } from './dca-schemas';
