@@ -1,0 +1,351 @@
+import {
+  AbiCoder,
+  Contract,
+  ContractFactory,
+  Interface,
+  Wallet,
+  id,
+  type JsonRpcProvider,
+  type Log,
+  type LogDescription,
+  type TransactionReceipt,
+  type TransactionResponse,
+} from 'ethers';
+import { loadArtifact, type ContractName } from '../../../contracts-abi/artifacts';
+import { devnetKeys, type DevnetKeys } from '../../../devnet/keys';
+import { startChain, type ChainHandle } from '../../../devnet/start-chain';
+import { V2_FACTORY_ABI, V2_PAIR_ABI, V3_QUOTER_V2_ABI, WETH_ABI } from '../../../devnet/world/abis';
+import { deployWorld, type DeployedWorld } from '../../../devnet/world/deploy-world';
+
+/** Contract tests on one ganache chain with the fixture world: tokens, seeded Uniswap V2/V3 pools, our contracts. */
+
+export const NATIVE = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+export const HOP_V2 = 0;
+export const HOP_V3 = 1;
+export const HOP_EXTERNAL = 2;
+/** Explicit limit for transactions expected to succeed: ganache's estimates on V2 swaps run short. */
+export const GAS_LIMIT = 6_000_000n;
+
+export interface Hop {
+  kind: number;
+  tokenOut: string;
+  fee: number;
+  target: string;
+  data: string;
+}
+
+export interface RoutePath {
+  weight: bigint;
+  hops: Hop[];
+}
+
+export const v2Hop = (tokenOut: string): Hop => ({
+  kind: HOP_V2,
+  tokenOut,
+  fee: 0,
+  target: ZERO_ADDRESS,
+  data: '0x',
+});
+export const v3Hop = (tokenOut: string, fee: number): Hop => ({
+  kind: HOP_V3,
+  tokenOut,
+  fee,
+  target: ZERO_ADDRESS,
+  data: '0x',
+});
+export const externalHop = (tokenOut: string, target: string, data: string): Hop => ({
+  kind: HOP_EXTERNAL,
+  tokenOut,
+  fee: 0,
+  target,
+  data,
+});
+
+export interface ContractsWorld {
+  chain: ChainHandle;
+  provider: JsonRpcProvider;
+  world: DeployedWorld;
+  keys: DevnetKeys;
+  /** Test accounts (the manifest's `accounts`) connected to the chain. */
+  accounts: Wallet[];
+  deployer: Wallet;
+  executor: Wallet;
+  token(symbol: string): Contract;
+  address(symbol: string): string;
+  swapRouter: Contract;
+  spender: Contract;
+  orderExecutor: Contract;
+  stop(): Promise<void>;
+}
+
+export async function startContractsWorld(chainId = 1): Promise<ContractsWorld> {
+  const chain = await startChain({ chainId });
+  try {
+    const provider = chain.provider;
+    const keys = devnetKeys();
+    const deployer = keys.deployer.connect(provider);
+    const world = await deployWorld({
+      provider,
+      chainId,
+      deployer,
+      executors: keys.executors.map((e) => e.address),
+      fund: keys.accounts.map((a) => a.address),
+    });
+    const address = (symbol: string): string => {
+      const token = world.tokens.find((t) => t.symbol === symbol);
+      if (!token) throw new Error(`no token ${symbol} on chain ${chainId}`);
+      return token.address;
+    };
+    const testTokenAbi = loadArtifact('TestToken').abi;
+    return {
+      chain,
+      provider,
+      world,
+      keys,
+      accounts: keys.accounts.map((a) => a.connect(provider)),
+      deployer,
+      executor: keys.executors[0]!.connect(provider),
+      token: (symbol) =>
+        new Contract(address(symbol), symbol === world.tokens[0]!.symbol ? WETH_ABI : testTokenAbi, provider),
+      address,
+      swapRouter: new Contract(world.contracts.swapRouter, loadArtifact('SwapRouter').abi, provider),
+      spender: new Contract(world.contracts.spender, loadArtifact('TokenSpender').abi, provider),
+      orderExecutor: new Contract(world.contracts.orderExecutor, loadArtifact('OrderExecutor').abi, provider),
+      stop: () => chain.stop(),
+    };
+  } catch (err) {
+    await chain.stop();
+    throw err;
+  }
+}
+
+// ---- chain control ----
+
+export async function snapshot(provider: JsonRpcProvider): Promise<string> {
+  return (await provider.send('evm_snapshot', [])) as string;
+}
+
+/** Reverts to `id` and takes a fresh snapshot of the same state (ganache consumes a snapshot on revert). */
+export async function revertTo(provider: JsonRpcProvider, snapshotId: string): Promise<string> {
+  const ok = (await provider.send('evm_revert', [snapshotId])) as boolean;
+  if (!ok) throw new Error(`evm_revert ${snapshotId} failed`);
+  return snapshot(provider);
+}
+
+export async function increaseTime(provider: JsonRpcProvider, seconds: number): Promise<void> {
+  await provider.send('evm_increaseTime', [seconds]);
+  await provider.send('evm_mine', []);
+}
+
+export async function latestTimestamp(provider: JsonRpcProvider): Promise<bigint> {
+  const block = await provider.getBlock('latest');
+  if (!block) throw new Error('no latest block');
+  return BigInt(block.timestamp);
+}
+
+// ---- transactions ----
+
+/** Waits for a transaction expected to succeed and returns its receipt. */
+export async function mined(tx: Promise<TransactionResponse>): Promise<TransactionReceipt> {
+  const receipt = await (await tx).wait();
+  if (!receipt || receipt.status !== 1) throw new Error(`transaction failed: ${receipt?.hash}`);
+  return receipt;
+}
+
+export function call(contract: Contract, signer: Wallet, method: string, args: unknown[], value = 0n) {
+  return (contract.connect(signer) as Contract).getFunction(method)(...args, { value, gasLimit: GAS_LIMIT });
+}
+
+/** Custom errors of all our contracts (and OpenZeppelin's they inherit), to decode any revert data. */
+const ERRORS = (() => {
+  const names: ContractName[] = [
+    'SwapRouter',
+    'OrderExecutor',
+    'TokenSpender',
+    'TestToken',
+    'TestSwapCaller',
+  ];
+  const seen = new Set<string>();
+  const fragments = names
+    .flatMap((n) => loadArtifact(n).abi)
+    .filter((f) => f.type === 'error')
+    .filter((f) => {
+      const key = `${f.name}(${(f.inputs ?? []).map((i) => i.type).join(',')})`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  return new Interface(fragments);
+})();
+
+export interface DecodedRevert {
+  name: string;
+  args: unknown[];
+}
+
+export function decodeRevertData(data: string): DecodedRevert {
+  const parsed = ERRORS.parseError(data);
+  if (parsed) return { name: parsed.name, args: [...parsed.args] };
+  if (data.startsWith('0x08c379a0')) {
+    return { name: 'Error', args: [...AbiCoder.defaultAbiCoder().decode(['string'], `0x${data.slice(10)}`)] };
+  }
+  return { name: `unknown(${data})`, args: [] };
+}
+
+/**
+ * Runs `method` as an eth_call from `signer` and returns the custom error it reverts with (the same execution
+ * a transaction would run; a mined reverting transaction carries no revert data on ganache).
+ */
+export async function revertOf(
+  contract: Contract,
+  signer: Wallet,
+  method: string,
+  args: unknown[],
+  value = 0n,
+): Promise<DecodedRevert> {
+  try {
+    await (contract.connect(signer) as Contract).getFunction(method).staticCall(...args, { value });
+  } catch (err) {
+    const data = (err as { data?: string }).data;
+    if (typeof data === 'string' && data.length >= 10) return decodeRevertData(data);
+    throw err;
+  }
+  throw new Error(`${method} did not revert`);
+}
+
+export function parseLogs(
+  contract: Contract,
+  receipt: TransactionReceipt,
+  eventName: string,
+): LogDescription[] {
+  const target = contract.target as string;
+  return receipt.logs
+    .filter((log: Log) => log.address.toLowerCase() === target.toLowerCase())
+    .map((log) => contract.interface.parseLog(log))
+    .filter((parsed): parsed is LogDescription => parsed !== null && parsed.name === eventName);
+}
+
+// ---- balances and expected amounts ----
+
+export async function balanceOf(ctx: ContractsWorld, token: string, owner: string): Promise<bigint> {
+  if (token === NATIVE) return ctx.provider.getBalance(owner);
+  return (await new Contract(token, WETH_ABI, ctx.provider).getFunction('balanceOf')(owner)) as bigint;
+}
+
+/** UniswapV2Library.getAmountOut against the pair's current reserves. */
+export async function v2AmountOut(ctx: ContractsWorld, tokenIn: string, tokenOut: string, amountIn: bigint) {
+  const factory = new Contract(ctx.world.contracts.uniswapV2Factory, V2_FACTORY_ABI, ctx.provider);
+  const pair = new Contract(
+    (await factory.getFunction('getPair')(tokenIn, tokenOut)) as string,
+    V2_PAIR_ABI,
+    ctx.provider,
+  );
+  const [r0, r1] = (await pair.getFunction('getReserves')()) as [bigint, bigint, bigint];
+  const [reserveIn, reserveOut] = BigInt(tokenIn) < BigInt(tokenOut) ? [r0, r1] : [r1, r0];
+  const withFee = amountIn * 997n;
+  return (withFee * reserveOut) / (reserveIn * 1000n + withFee);
+}
+
+/** QuoterV2's exact-input quote against the pool's current state (exact: it runs the same swap). */
+export async function v3AmountOut(
+  ctx: ContractsWorld,
+  tokenIn: string,
+  tokenOut: string,
+  fee: number,
+  amountIn: bigint,
+) {
+  const quoter = new Contract(ctx.world.contracts.uniswapV3QuoterV2, V3_QUOTER_V2_ABI, ctx.provider);
+  const [amountOut] = (await quoter
+    .getFunction('quoteExactInputSingle')
+    .staticCall({ tokenIn, tokenOut, amountIn, fee, sqrtPriceLimitX96: 0n })) as [bigint];
+  return amountOut;
+}
+
+// ---- accounts and contracts ----
+
+export async function deployTestContract(ctx: ContractsWorld, name: ContractName, args: unknown[] = []) {
+  const artifact = loadArtifact(name);
+  const factory = new ContractFactory(artifact.abi, artifact.bytecode, ctx.accounts[3]!);
+  const contract = await factory.deploy(...args, { gasLimit: GAS_LIMIT });
+  await contract.waitForDeployment();
+  return new Contract(await contract.getAddress(), artifact.abi, ctx.provider);
+}
+
+/**
+ * Fresh wallets (deterministic per label) with native coins for gas, `amount` of `token` minted and an
+ * allowance of `allowance` to `spender`.
+ */
+export async function fundedWallets(
+  ctx: ContractsWorld,
+  label: string,
+  count: number,
+  token: string,
+  amount: bigint,
+  spender: string,
+  allowance: bigint,
+): Promise<Wallet[]> {
+  const funder = ctx.accounts[3]!;
+  const wallets = Array.from({ length: count }, (_, i) => new Wallet(id(`${label}/${i}`), ctx.provider));
+  const testToken = new Contract(token, loadArtifact('TestToken').abi, funder);
+  for (const wallet of wallets) {
+    await mined(funder.sendTransaction({ to: wallet.address, value: 10n ** 18n }));
+    if (amount > 0n) await mined(testToken.getFunction('mint')(wallet.address, amount));
+    if (allowance > 0n) {
+      await mined((testToken.connect(wallet) as Contract).getFunction('approve')(spender, allowance));
+    }
+  }
+  return wallets;
+}
+
+// ---- EIP-712 pair authorization ----
+
+export const PAIR_AUTHORIZATION_TYPES = {
+  PairAuthorization: [
+    { name: 'maker', type: 'address' },
+    { name: 'tokenIn', type: 'address' },
+    { name: 'tokenOut', type: 'address' },
+  ],
+};
+
+export function orderExecutorDomain(ctx: ContractsWorld) {
+  return {
+    name: 'TradeAggregationService',
+    version: '1',
+    chainId: ctx.world.chainId,
+    verifyingContract: ctx.world.contracts.orderExecutor,
+  };
+}
+
+export function signPair(
+  ctx: ContractsWorld,
+  signer: Wallet,
+  maker: string,
+  tokenIn: string,
+  tokenOut: string,
+) {
+  return signer.signTypedData(orderExecutorDomain(ctx), PAIR_AUTHORIZATION_TYPES, {
+    maker,
+    tokenIn,
+    tokenOut,
+  });
+}
+
+export interface OrderInput {
+  id: string;
+  maker: string;
+  amountIn: bigint;
+  fee: bigint;
+  minAmountOut: bigint;
+  signature: string;
+}
+
+export interface GroupInput {
+  tokenIn: string;
+  tokenOut: string;
+  paths: RoutePath[];
+  orders: OrderInput[];
+}
+
+/** The keeper's convention: id = keccak256 of the service's order id string. */
+export const orderId = (serviceId: string): string => id(serviceId);
