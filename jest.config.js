@@ -6,6 +6,8 @@ const transformIgnorePatterns = ['/node_modules/(?!(p-queue|p-timeout|eventemitt
 
 module.exports = {
   globalSetup: '<rootDir>/test/global-setup.ts',
+  // Global only (jest ignores it per project): e2e tests deploy contracts on in-process chains.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -20,7 +22,6 @@ module.exports = {
       transform,
       transformIgnorePatterns,
       testEnvironment: 'node',
-      testTimeout: 120000,
     },
     {
       displayName: 'integration',

@@ -23,3 +23,8 @@ export async function migrateToLatest(knex: Knex): Promise<string[]> {
   ];
   return applied;
 }
+
+/** Undoes every migration: the store is left empty (used by `npm run devnet:reset --force` on MySQL). */
+export async function rollbackAll(knex: Knex): Promise<void> {
+  await knex.migrate.rollback({ migrationSource: new StaticMigrationSource() }, true);
+}

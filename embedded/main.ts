@@ -1,0 +1,55 @@
+import { buildApi, type ApiInstance } from '../api/build-api';
+import { loadConfig } from '../shared/config/load-config';
+import { createLogger } from '../shared/log/create-logger';
+import { dialectOf } from '../shared/store/create-knex';
+import { loadDevnetConfig } from '../devnet/devnet-config';
+import { startDevnet, type RunningDevnet } from '../devnet/start-devnet';
+
+/**
+ * `npm start`: the whole service on one machine. Local devnet chains (unless DEVNET=off), then the api serving
+ * them on the embedded store. Each part is built from its validated config and stopped in reverse order.
+ */
+async function main(): Promise<void> {
+  const started = Date.now();
+  const devnetConfig = loadDevnetConfig();
+  const bootLog = createLogger(process.env.LOG_LEVEL ?? 'info', 'embedded');
+  // Filled as the parts come up, so a signal during start-up stops what already runs.
+  const running: { devnet?: RunningDevnet; api?: ApiInstance } = {};
+
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    bootLog.info({ signal }, 'shutting down');
+    try {
+      await running.api?.close();
+      await running.devnet?.stop();
+      process.exit(0);
+    } catch (err) {
+      bootLog.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  const devnet = devnetConfig.enabled ? await startDevnet(devnetConfig, bootLog) : undefined;
+  running.devnet = devnet;
+  if (devnet) {
+    devnet.manifest.chains.forEach((chain, i) => {
+      const how = devnet.deployed[i] ? 'world deployed' : 'world reused';
+      console.warn(`devnet: chain ${chain.chainId} (${chain.name}) at ${chain.rpcUrl} (${how})`);
+    });
+  }
+  const config = loadConfig(process.env, devnet ? { chains: devnet.chains } : {});
+  const api = await buildApi(config);
+  running.api = api;
+  const { baseUrl, adminUrl } = await api.listen();
+  console.warn(`api: ${baseUrl} (admin ${adminUrl}, store ${dialectOf(config)}, data ${config.dataDir})`);
+  console.warn(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+main().catch((err: Error) => {
+  console.error(`start failed: ${err.message}`);
+  process.exit(1);
+});

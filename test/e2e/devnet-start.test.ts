@@ -1,0 +1,257 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Contract, Wallet, id, type JsonRpcProvider } from 'ethers';
+import { loadArtifact } from '../../contracts-abi/artifacts';
+import { loadDevnetConfig } from '../../devnet/devnet-config';
+import { devnetKeys } from '../../devnet/keys';
+import type { ManifestChain } from '../../devnet/manifest';
+import { startDevnet, type RunningDevnet } from '../../devnet/start-devnet';
+import { createLogger } from '../../shared/log/create-logger';
+
+/** What `npm start` brings up: the devnet chains, their manifest, and our contracts working on them. */
+
+const ERC20 = [
+  'function balanceOf(address) view returns (uint256)',
+  'function approve(address, uint256) returns (bool)',
+];
+const V2_FACTORY = ['function getPair(address, address) view returns (address)'];
+const V2_PAIR = [
+  'function getReserves() view returns (uint112, uint112, uint32)',
+  'function token0() view returns (address)',
+];
+const GAS = 6_000_000n;
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+const v2Path = (weight: bigint, tokenOut: string) => ({
+  weight,
+  hops: [{ kind: 0, tokenOut, fee: 0, target: ZERO, data: '0x' }],
+});
+
+async function v2Out(
+  provider: JsonRpcProvider,
+  chain: ManifestChain,
+  tokenIn: string,
+  tokenOut: string,
+  amountIn: bigint,
+) {
+  const factory = new Contract(chain.contracts.uniswapV2Factory, V2_FACTORY, provider);
+  const pair = new Contract(await factory.getPair(tokenIn, tokenOut), V2_PAIR, provider);
+  const [r0, r1] = (await pair.getReserves()) as [bigint, bigint];
+  const inIs0 = ((await pair.token0()) as string).toLowerCase() === tokenIn.toLowerCase();
+  const [rIn, rOut] = inIs0 ? [r0, r1] : [r1, r0];
+  const withFee = amountIn * 997n;
+  return (withFee * rOut) / (rIn * 1000n + withFee);
+}
+
+describe('devnet started as npm start does', () => {
+  let dataDir: string;
+  let devnet: RunningDevnet;
+  const log = createLogger('silent', 'test');
+  const config = () => loadDevnetConfig({ DATA_DIR: dataDir, DEVNET_CHAINS: '1,137', DEVNET_PORTS: '0,0' });
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'tas-devnet-'));
+    devnet = await startDevnet(config(), log);
+  });
+  afterAll(async () => {
+    await devnet?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('writes DATA_DIR/devnet.json exactly in the documented shape, every address with code', async () => {
+    const text = readFileSync(path.join(dataDir, 'devnet.json'), 'utf8');
+    const manifest = JSON.parse(text) as { version: number; chains: ManifestChain[] };
+    expect(Object.keys(manifest)).toEqual(['version', 'chains']);
+    expect(manifest.version).toBe(1);
+    expect(manifest.chains.map((c) => c.chainId)).toEqual([1, 137]);
+    const keys = devnetKeys();
+    const serviceSenders = [keys.deployer, ...keys.executors, keys.mover].map((w) => w.address);
+    for (const [i, chain] of manifest.chains.entries()) {
+      expect(Object.keys(chain)).toEqual([
+        'chainId',
+        'name',
+        'rpcUrl',
+        'nativeSymbol',
+        'contracts',
+        'tokens',
+        'accounts',
+      ]);
+      expect(Object.keys(chain.contracts)).toEqual([
+        'weth',
+        'multicall',
+        'uniswapV2Factory',
+        'uniswapV2Router02',
+        'uniswapV3Factory',
+        'uniswapV3QuoterV2',
+        'uniswapV3SwapRouter',
+        'swapRouter',
+        'spender',
+        'orderExecutor',
+      ]);
+      expect(chain.rpcUrl).toBe(devnet.handles[i].rpcUrl);
+      const provider = devnet.handles[i].provider;
+      const addresses = [...Object.values(chain.contracts), ...chain.tokens.map((t) => t.address)];
+      for (const address of addresses) {
+        expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+        expect(await provider.getCode(address)).not.toBe('0x');
+      }
+      for (const token of chain.tokens) expect(Object.keys(token)).toEqual(['symbol', 'address', 'decimals']);
+      expect(chain.accounts.length).toBeGreaterThanOrEqual(4);
+      for (const account of chain.accounts) {
+        expect(Object.keys(account)).toEqual(['address', 'privateKey']);
+        expect(new Wallet(account.privateKey).address).toBe(account.address);
+        expect(serviceSenders).not.toContain(account.address);
+        expect(await provider.getBalance(account.address)).toBeGreaterThanOrEqual(10_000n * 10n ** 18n);
+      }
+    }
+    expect(manifest.chains.map((c) => c.nativeSymbol)).toEqual(['ETH', 'POL']);
+    expect(devnet.chains.map((c) => [c.chainId, c.wrappedNative])).toEqual(
+      manifest.chains.map((c) => [c.chainId, c.contracts.weth]),
+    );
+  });
+
+  it('swaps 1 WETH for USDC through our SwapRouter with exact balances', async () => {
+    const chain = devnet.manifest.chains[0];
+    const provider = devnet.handles[0].provider;
+    const account = new Wallet(chain.accounts[0].privateKey, provider);
+    const weth = chain.tokens.find((t) => t.symbol === 'WETH')!.address;
+    const usdc = chain.tokens.find((t) => t.symbol === 'USDC')!.address;
+    const wethToken = new Contract(weth, ERC20, account);
+    const usdcToken = new Contract(usdc, ERC20, account);
+    const router = new Contract(chain.contracts.swapRouter, loadArtifact('SwapRouter').abi, account);
+    const amountIn = 10n ** 18n;
+    await (await wethToken.approve(chain.contracts.spender, amountIn)).wait();
+    const gross = await v2Out(provider, chain, weth, usdc, amountIn);
+    const protocolFee = (gross * 1500n) / 1_000_000n;
+    const expected = gross - protocolFee;
+    const [wethBefore, usdcBefore] = await Promise.all([
+      wethToken.balanceOf(account.address) as Promise<bigint>,
+      usdcToken.balanceOf(account.address) as Promise<bigint>,
+    ]);
+    const deadline = BigInt((await provider.getBlock('latest'))!.timestamp + 300);
+    const receipt = await (
+      await router.swap(
+        {
+          account: account.address,
+          tokenIn: weth,
+          tokenOut: usdc,
+          amountIn,
+          minAmountOut: expected,
+          deadline,
+          integratorFeeBps: 0,
+          integratorFeeRecipient: ZERO,
+          paths: [v2Path(amountIn, usdc)],
+        },
+        { gasLimit: GAS },
+      )
+    ).wait();
+    expect(receipt!.status).toBe(1);
+    expect(await wethToken.balanceOf(account.address)).toBe(wethBefore - amountIn);
+    expect(await usdcToken.balanceOf(account.address)).toBe(usdcBefore + expected);
+    expect(expected).toBeGreaterThan(2_900n * 10n ** 6n);
+  });
+
+  it('executes a 5-order USDC→WETH batch through the OrderExecutor, paying each maker and the fee collector', async () => {
+    const chain = devnet.manifest.chains[0];
+    const provider = devnet.handles[0].provider;
+    const keys = devnetKeys();
+    const weth = chain.tokens.find((t) => t.symbol === 'WETH')!.address;
+    const usdc = chain.tokens.find((t) => t.symbol === 'USDC')!.address;
+    const executorAbi = loadArtifact('OrderExecutor').abi;
+    const domain = {
+      name: 'TradeAggregationService',
+      version: '1',
+      chainId: 1,
+      verifyingContract: chain.contracts.orderExecutor,
+    };
+    const types = {
+      PairAuthorization: [
+        { name: 'maker', type: 'address' },
+        { name: 'tokenIn', type: 'address' },
+        { name: 'tokenOut', type: 'address' },
+      ],
+    };
+    // Five orders from the four test accounts: the first account has two, covered by one allowance.
+    const makers = [0, 1, 2, 3, 0].map((i) => new Wallet(chain.accounts[i].privateKey, provider));
+    const amounts = [100n, 250n, 500n, 1_000n, 2_000n].map((usd) => usd * 10n ** 6n);
+    const fee = 2n * 10n ** 6n;
+    for (const [i, maker] of makers.entries()) {
+      if (i < 4) {
+        const total = makers.reduce(
+          (sum, m, j) => (m.address === maker.address ? sum + amounts[j] + fee : sum),
+          0n,
+        );
+        await (await new Contract(usdc, ERC20, maker).approve(chain.contracts.orderExecutor, total)).wait();
+      }
+    }
+    const orders = await Promise.all(
+      makers.map(async (maker, i) => ({
+        id: id(`devnet-e2e-order-${i}`),
+        maker: maker.address,
+        amountIn: amounts[i],
+        fee,
+        minAmountOut: 1n,
+        signature: await maker.signTypedData(domain, types, {
+          maker: maker.address,
+          tokenIn: usdc,
+          tokenOut: weth,
+        }),
+      })),
+    );
+    const usdcToken = new Contract(usdc, ERC20, provider);
+    const wethToken = new Contract(weth, ERC20, provider);
+    const unique = [...new Set(makers.map((m) => m.address))];
+    const before = await Promise.all(
+      unique.map(
+        async (a) =>
+          [a, (await usdcToken.balanceOf(a)) as bigint, (await wethToken.balanceOf(a)) as bigint] as const,
+      ),
+    );
+    const collectorBefore = (await usdcToken.balanceOf(keys.feeCollector)) as bigint;
+    const total = amounts.reduce((a, b) => a + b, 0n);
+    const grossOut = await v2Out(provider, chain, usdc, weth, total);
+
+    const executor = new Contract(
+      chain.contracts.orderExecutor,
+      executorAbi,
+      keys.executors[0].connect(provider),
+    );
+    const deadline = BigInt((await provider.getBlock('latest'))!.timestamp + 300);
+    const receipt = await (
+      await executor.executeBatch(
+        [{ tokenIn: usdc, tokenOut: weth, paths: [v2Path(1n, weth)], orders }],
+        deadline,
+        {
+          gasLimit: GAS,
+        },
+      )
+    ).wait();
+    const events = receipt!.logs
+      .map((l: { topics: string[]; data: string }) => executor.interface.parseLog(l))
+      .filter((e: { name: string } | null) => e?.name === 'OrderExecuted');
+    expect(events).toHaveLength(5);
+    const outs = events.map((e: { args: { amountOut: bigint } }) => e.args.amountOut as bigint);
+    expect(outs.reduce((a: bigint, b: bigint) => a + b, 0n)).toBe(grossOut);
+    // Pro rata to amountIn; the last order takes the rounding remainder.
+    for (let i = 0; i < 4; i++) expect(outs[i]).toBe((grossOut * amounts[i]) / total);
+    expect(await usdcToken.balanceOf(keys.feeCollector)).toBe(collectorBefore + 5n * fee);
+    for (const [address, usdcBefore, wethBefore] of before) {
+      const mine = makers.map((m, i) => (m.address === address ? i : -1)).filter((i) => i >= 0);
+      const paid = mine.reduce((sum, i) => sum + amounts[i] + fee, 0n);
+      const received = mine.reduce((sum, i) => sum + outs[i], 0n);
+      expect(await usdcToken.balanceOf(address)).toBe(usdcBefore - paid);
+      expect(await wethToken.balanceOf(address)).toBe(wethBefore + received);
+    }
+  });
+
+  it('finds the same world after a restart on the same data folder', async () => {
+    const first = devnet.manifest;
+    await devnet.stop();
+    devnet = await startDevnet(config(), log);
+    expect(devnet.deployed).toEqual([false, false]);
+    expect(devnet.manifest.chains.map((c) => c.contracts)).toEqual(first.chains.map((c) => c.contracts));
+    const provider = devnet.handles[0].provider;
+    expect(await provider.getCode(first.chains[0].contracts.orderExecutor)).not.toBe('0x');
+  });
+});
