@@ -1,3 +1,4 @@
+import type { DcaStrategy } from '../../../shared/domain/dca';
 import type { SchemaObject } from 'ajv';
 import type { ParameterDoc } from '../../service/route-definition';
 
@@ -16,24 +17,23 @@ const bound = (side: string): SchemaObject => ({
 });
 const symbol: SchemaObject = { type: 'string', minLength: 1, maxLength: MAX_SYMBOL_LENGTH };
 
-export interface CreateStrategyBody {
-  accountTo: string;
-  chainIdFrom: number;
-  chainIdTo: number;
-  tokenAddressFrom: string;
-  tokenAddressTo: string;
-  tokenSymbolFrom: string;
-  tokenSymbolTo: string;
-  pair: string;
-  totalAmount: number;
-  iterations: number;
-  frequency: number;
-  slippage?: number;
-  minPrice?: number | null;
-  maxPrice?: number | null;
-  status?: 'active' | 'cancelled';
-  signature: string;
-}
+/** The create body: the strategy's own fields as sent, with the optional ones optional. */
+export type CreateStrategyBody = Pick<
+  DcaStrategy,
+  | 'accountTo'
+  | 'chainIdFrom'
+  | 'chainIdTo'
+  | 'tokenAddressFrom'
+  | 'tokenAddressTo'
+  | 'tokenSymbolFrom'
+  | 'tokenSymbolTo'
+  | 'pair'
+  | 'totalAmount'
+  | 'iterations'
+  | 'frequency'
+  | 'signature'
+> &
+  Partial<Pick<DcaStrategy, 'slippage' | 'minPrice' | 'maxPrice'>> & { status?: 'active' | 'cancelled' };
 
 /** Unknown fields are ignored, as the spec allows. */
 export const createStrategyBody: SchemaObject = {
