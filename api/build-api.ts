@@ -15,6 +15,7 @@ import { RateLimiter } from './gateway/rate-limiter';
 import { SecretBox } from './gateway/secret-box';
 import { ApiMetrics } from './metrics';
 import { serviceRoutes } from './routes';
+import { ProviderStatusSource } from './routes/transactions/provider-status-source';
 import type { ApiState } from './service/api-state';
 import { BASE_PATH } from './service/mount-routes';
 import { RequestValidator } from './service/validator';
@@ -77,7 +78,8 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     config.authFailureLimit.perSecond,
     config.authFailureLimit.burst,
   );
-  const routes = serviceRoutes({ store, chains, secretBox, validator, now: Date.now });
+  const transactionStatus = new ProviderStatusSource(chains.all());
+  const routes = serviceRoutes({ store, chains, secretBox, validator, now: Date.now, transactionStatus });
   const app = createApp({
     log,
     metrics,
@@ -117,6 +119,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     async close() {
       clearInterval(housekeeping);
       await Promise.all([closeServer(server), closeServer(admin)]);
+      transactionStatus.close();
       if (!options.store) await store.close();
     },
   };

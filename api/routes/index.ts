@@ -10,6 +10,11 @@ import { dcaRoutes } from './dca';
 import { limitOrderRoutes } from './limit-orders';
 import { supportChainRoute } from './support-chain/support-chain';
 import { listTokensRoute } from './tokens/list-tokens';
+import { transactionStatusRoute } from './transactions/get-transaction-status';
+import {
+  NO_TRANSACTION_STATUS_SOURCE,
+  type TransactionStatusSource,
+} from './transactions/transaction-status-source';
 
 export interface RouteDeps {
   store: Store;
@@ -18,12 +23,19 @@ export interface RouteDeps {
   validator: RequestValidator;
   /** Milliseconds since the epoch; tests pass a fixed clock. */
   now: () => number;
+  /** On-chain reads for GET /transactions/{hash}; absent: every status read answers 500 TX_STATUS_ERROR. */
+  transactionStatus?: TransactionStatusSource;
 }
 
 /** Every served endpoint, in the order of the spec, then the documentation generated from them. */
 export function serviceRoutes(deps: RouteDeps): RouteDefinition[] {
   const served = [
     createAccountRoute({ accounts: deps.store.accounts, secretBox: deps.secretBox }),
+    transactionStatusRoute({
+      chains: deps.chains,
+      validator: deps.validator,
+      source: deps.transactionStatus ?? NO_TRANSACTION_STATUS_SOURCE,
+    }),
     listChainsRoute(deps.chains),
     listTokensRoute({ chains: deps.chains, tokens: deps.store.tokens, validator: deps.validator }),
     supportChainRoute(deps.chains),
