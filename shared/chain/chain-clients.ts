@@ -1,0 +1,33 @@
+import type { ChainRegistry } from './chain-registry';
+import { ChainClient, type ChainClientOptions } from './chain-client';
+
+/** One ChainClient per enabled chain of the deployment. */
+export class ChainClients {
+  private readonly byId: ReadonlyMap<number, ChainClient>;
+
+  constructor(registry: ChainRegistry, opts: ChainClientOptions = {}) {
+    this.byId = new Map(
+      registry
+        .all()
+        .map((chain) => [
+          chain.chainId,
+          new ChainClient(chain, { ...opts, log: opts.log?.child({ chainId: chain.chainId }) }),
+        ]),
+    );
+  }
+
+  /** Callers check the chain is enabled first (ChainRegistry.isEnabled); an unknown chain is a programming error. */
+  get(chainId: number): ChainClient {
+    const client = this.byId.get(chainId);
+    if (!client) throw new Error(`chain ${chainId} is not enabled`);
+    return client;
+  }
+
+  ids(): number[] {
+    return [...this.byId.keys()].sort((a, b) => a - b);
+  }
+
+  close(): void {
+    for (const client of this.byId.values()) client.close();
+  }
+}
