@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
+import { ChainClients } from '../shared/chain/chain-clients';
 import { ChainRegistry } from '../shared/chain/chain-registry';
+import { RpcMetrics } from '../shared/chain/rpc-metrics';
 import type { AppConfig } from '../shared/config/config-schema';
 import { createLogger, type Logger } from '../shared/log/create-logger';
 import { openStore, type Store } from '../shared/store/store';
@@ -15,12 +17,12 @@ import { RateLimiter } from './gateway/rate-limiter';
 import { SecretBox } from './gateway/secret-box';
 import { ApiMetrics } from './metrics';
 import { serviceRoutes } from './routes';
-import { ProviderStatusSource } from './routes/transactions/provider-status-source';
 import type { ApiState } from './service/api-state';
 import { BASE_PATH } from './service/mount-routes';
 import { RequestValidator } from './service/validator';
 
 const NONCE_PURGE_INTERVAL_MS = 60_000;
+const API_RPC_TIMEOUT_MS = 2_500;
 
 export interface ApiOptions {
   log?: Logger;
@@ -78,7 +80,14 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     config.authFailureLimit.perSecond,
     config.authFailureLimit.burst,
   );
-  const transactionStatus = new ProviderStatusSource(chains.all());
+  // Reads answered inside a request: a hung node must give up well before the gateway's timeout.
+  const chainClients = new ChainClients(chains, {
+    timeoutMs: API_RPC_TIMEOUT_MS,
+    retries: 1,
+    metrics: new RpcMetrics(metrics.registry, 'tas_api_'),
+    log,
+  });
+  const transactionStatus = { forChain: (chainId: number) => chainClients.find(chainId) };
   const routes = serviceRoutes({ store, chains, secretBox, validator, now: Date.now, transactionStatus });
   const app = createApp({
     log,
@@ -119,7 +128,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     async close() {
       clearInterval(housekeeping);
       await Promise.all([closeServer(server), closeServer(admin)]);
-      transactionStatus.close();
+      chainClients.close();
       if (!options.store) await store.close();
     },
   };

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Interface, makeError, type JsonFragment } from 'ethers';
 import { Registry } from 'prom-client';
 import { ChainClient } from '../../shared/chain/chain-client';
+import { ChainClients } from '../../shared/chain/chain-clients';
+import { ChainRegistry } from '../../shared/chain/chain-registry';
 import { MULTICALL_ABI } from '../../shared/chain/multicall';
 import { redactUrl, redactUrls } from '../../shared/chain/redact-url';
 import {
@@ -133,5 +135,30 @@ describe('ChainClient options', () => {
     const config = { chainId: 1, name: 'x', rpcUrls: ['http://127.0.0.1:1'] };
     expect(() => new ChainClient(config, { retries: -1 })).toThrow('invalid RPC options');
     expect(() => new ChainClient(config, { timeoutMs: 0 })).toThrow('invalid RPC options');
+  });
+});
+
+describe('ChainClients', () => {
+  it('has a client for every enabled chain with an RPC URL and none for a chain without one', () => {
+    const base = { nativeSymbol: 'ETH', nativeDecimals: 18, crossChainSource: true };
+    const registry = new ChainRegistry([
+      {
+        ...base,
+        chainId: 1,
+        name: 'One',
+        rpcUrls: ['http://127.0.0.1:1'],
+        wrappedNative: `0x${'11'.repeat(20)}`,
+      },
+      { ...base, chainId: 10, name: 'Ten', rpcUrls: [], wrappedNative: `0x${'22'.repeat(20)}` },
+    ]);
+    const clients = new ChainClients(registry);
+    try {
+      expect(clients.ids()).toEqual([1]);
+      expect(clients.find(1)?.chainId).toBe(1);
+      expect(clients.find(10)).toBeUndefined();
+      expect(clients.find(56)).toBeUndefined();
+    } finally {
+      clients.close();
+    }
   });
 });
