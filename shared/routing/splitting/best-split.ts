@@ -3,14 +3,18 @@
  *
  * The amount is cut into `parts` equal chunks, each further divisible by 2^refineLevels units. Greedy: each
  * chunk goes to the route paying most for it (exact math, net of the gas of opening a route). Refinement:
- * moves of half a chunk, a quarter, ... (and moving a route's whole share away, which saves its gas) from one
- * route to another while the exact total improves. Every total is exact: routes are
+ * moves of half a chunk, a quarter, ... from one route to another while the exact total improves, then moving
+ * a route's whole share away (which saves its gas) to the routes the last marginal gains rank best.
+ * Trials are valued incrementally (SplitEvaluator) with hops memoised per quote (PoolSwapMemo), which keeps a
+ * quote within a few milliseconds without changing any total. Every total is exact: routes are
  * simulated with the contract math, and routes sharing a pool are simulated one after the other over the
  * updated state (in execution order), so shared pools are accounted, never double-counted. The result is
  * never below the best single route: it is kept whenever the split is not strictly better net of gas.
  */
 import type { Route } from '../pathfinding/route';
 import { simulateRoute, simulateSplit, type PoolOverlay, type RouteOutcome } from './route-simulation';
+import { SplitEvaluator } from './split-evaluator';
+import { PoolSwapMemo } from '../pools/pool-swap-memo';
 
 export interface BestSplitOptions {
   /** Equal chunks of the greedy allocation; default 20 (5% each). */
@@ -57,8 +61,10 @@ export function bestSplit(
   const gasPrice = options.gasPriceInTokenOut ?? 0n;
   const netOf = (o: RouteOutcome) => o.amountOut - o.gas * gasPrice;
 
+  // One memo for the whole search: routes share first hops, and trials revisit the same hops.
+  const memo = new PoolSwapMemo();
   // Best single route over the whole amount: the floor the split must beat.
-  const singles = routes.map((route) => simulateRoute(route, amountIn));
+  const singles = routes.map((route) => simulateRoute(route, amountIn, undefined, true, memo));
   let bestSingle = -1;
   singles.forEach((o, i) => {
     if (o && (bestSingle < 0 || netOf(o) > netOf(singles[bestSingle]!))) bestSingle = i;
@@ -87,7 +93,8 @@ export function bestSplit(
       })
       .slice(0, maxSplitRoutes)
       .map((x) => x.i);
-  const chunkOutcomes = chunkAmount > 0n ? routes.map((route) => simulateRoute(route, chunkAmount)) : [];
+  const chunkOutcomes =
+    chunkAmount > 0n ? routes.map((route) => simulateRoute(route, chunkAmount, undefined, true, memo)) : [];
   const picked = [...new Set([...rank(singles), ...rank(chunkOutcomes)])].sort((a, b) => a - b);
   if (picked.length < 2) return singleResult();
   const candidates = picked.map((i) => routes[i]!);
@@ -102,33 +109,19 @@ export function bestSplit(
   const chunkUnits = 2 ** levels;
   const totalUnits = BigInt(parts * chunkUnits);
   const amountOf = (units: number) => (amountIn * BigInt(units)) / totalUnits;
-  const alone = candidates.map(() => new Map<number, RouteOutcome | null>());
-  const aloneOutcome = (i: number, units: number): RouteOutcome | undefined => {
-    const cache = alone[i]!;
-    if (!cache.has(units)) cache.set(units, simulateRoute(candidates[i]!, amountOf(units)) ?? null);
-    return cache.get(units) ?? undefined;
-  };
+  // Trials differ from the current allocation in one or two routes: only those (and the routes after them
+  // reading a pool they changed) are re-simulated.
+  const evaluator = new SplitEvaluator(candidates, amountOf, gasPrice, memo);
 
   /** Exact net output of an allocation in units (floor amounts; the final result fixes the dust). */
   const values = new Map<string, Value | null>();
   const value = (units: readonly number[]): Value | undefined => {
     const key = units.join(',');
-    if (!values.has(key)) values.set(key, computeValue(units) ?? null);
-    return values.get(key) ?? undefined;
-  };
-  const computeValue = (units: readonly number[]): Value | undefined => {
-    let net = 0n;
-    const overlay: PoolOverlay = new Map();
-    for (let i = 0; i < k; i++) {
-      if (units[i]! === 0) continue;
-      const shared = shares[i]!.some((s, j) => s && units[j]! > 0);
-      const o = shared
-        ? simulateRoute(candidates[i]!, amountOf(units[i]!), overlay)
-        : aloneOutcome(i, units[i]!);
-      if (!o) return undefined;
-      net += netOf(o);
+    if (!values.has(key)) {
+      const net = evaluator.evaluate(units);
+      values.set(key, net === undefined ? null : { net });
     }
-    return { net };
+    return values.get(key) ?? undefined;
   };
 
   // Greedy: each chunk goes to the route paying most for it in the state the earlier chunks left (opening a
@@ -143,32 +136,38 @@ export function bestSplit(
     let best = -1;
     let bestNet = 0n;
     for (let i = 0; i < k; i++) {
-      if (next[i] === undefined) next[i] = simulateRoute(candidates[i]!, chunk, overlay, false) ?? null;
+      if (next[i] === undefined) next[i] = simulateRoute(candidates[i]!, chunk, overlay, false, memo) ?? null;
       const o = next[i];
       if (!o) continue;
       const net = o.amountOut - (units[i] === 0 ? o.gas * gasPrice : 0n);
       if (best < 0 || net > bestNet) [best, bestNet] = [i, net];
     }
     if (best < 0) return singleResult();
-    simulateRoute(candidates[best]!, chunk, overlay);
+    simulateRoute(candidates[best]!, chunk, overlay, true, memo);
     units[best]! += chunkUnits;
     for (let j = 0; j < k; j++) if (j === best || shares[best]![j]) next[j] = undefined;
   }
-  let current = value(units);
-  if (!current) return singleResult();
+  const greedyNet = evaluator.reset(units);
+  if (greedyNet === undefined) return singleResult();
+  let current: Value = { net: greedyNet };
+  values.set(units.join(','), current);
 
   // Refinement with exact totals, among the routes the greedy opened: per move size (half a chunk, a quarter),
   // value one move more and one less on each route, try the moves pairing the best gain with the smallest
-  // loss, keep one only if the exact total improves. Then try closing each route (saves its gas).
+  // loss, keep one only if the exact total improves. Then try closing each route (saves its gas) into the
+  // receivers paying most at the margin.
   const improve = (candidate: number[]): boolean => {
     const v = value(candidate);
-    if (!v || v.net <= current!.net) return false;
+    if (!v || v.net <= current.net) return false;
     units.splice(0, k, ...candidate);
     current = v;
+    evaluator.reset(units);
     return true;
   };
   const shifted = (from: number, to: number, amount: number) =>
     units.map((u, i) => (i === from ? u - amount : i === to ? u + amount : u));
+  // Marginal gains of the last pass, by route: the receivers worth trying when closing a route.
+  let lastGain = new Map<number, bigint>();
   // The greedy already placed whole chunks: refinement starts at half a chunk.
   for (let size = Math.floor(chunkUnits / 2); size >= 1; size = Math.floor(size / 2)) {
     for (let pass = 0; pass < MAX_PASSES; pass++) {
@@ -184,6 +183,7 @@ export function bestSplit(
           if (down) loss.set(i, current.net - down.net);
         }
       }
+      lastGain = gain;
       const moves: [number, number, bigint][] = [];
       for (const [from, l] of loss)
         for (const [to, g] of gain) if (from !== to && g > l) moves.push([from, to, g - l]);
@@ -194,8 +194,16 @@ export function bestSplit(
   for (let closed = true; closed;) {
     closed = false;
     const active = units.map((u, i) => (u > 0 ? i : -1)).filter((i) => i >= 0);
+    // Receivers by last marginal gain: a route's whole share goes where the next unit pays most, so only the
+    // best two receivers are tried (every route when no gains are known).
+    const receivers = [...active].sort((a, b) => {
+      const d = (lastGain.get(b) ?? -1n) - (lastGain.get(a) ?? -1n);
+      return d > 0n ? 1 : d < 0n ? -1 : a - b;
+    });
+    const tries = lastGain.size > 0 ? 2 : receivers.length;
     for (const from of active) {
-      if (active.length > 1 && active.some((to) => to !== from && improve(shifted(from, to, units[from]!)))) {
+      const to = receivers.filter((r) => r !== from).slice(0, tries);
+      if (active.length > 1 && to.some((t) => improve(shifted(from, t, units[from]!)))) {
         closed = true;
         break;
       }

@@ -4,6 +4,7 @@
  */
 import type { Route } from '../pathfinding/route';
 import { poolSwap, type PoolState } from '../pools/pool-state';
+import type { PoolSwapMemo } from '../pools/pool-swap-memo';
 
 export interface RouteOutcome {
   amountOut: bigint;
@@ -15,13 +16,15 @@ export type PoolOverlay = Map<string, PoolState>;
 
 /**
  * `amountIn` through every hop of `route`; undefined when a hop cannot take its input. With an overlay, hops
- * read the updated states, and write theirs back when `write` is set and the whole route succeeds.
+ * read the updated states, and write theirs back when `write` is set and the whole route succeeds. A memo
+ * (one per quote) answers hops already simulated from the same state.
  */
 export function simulateRoute(
   route: Route,
   amountIn: bigint,
   overlay?: PoolOverlay,
   write = true,
+  memo?: PoolSwapMemo,
 ): RouteOutcome | undefined {
   let amount = amountIn;
   let gas = 0n;
@@ -30,7 +33,7 @@ export function simulateRoute(
   for (let i = 0; i < route.pools.length; i++) {
     const original = route.pools[i]!;
     const pool = updates.get(original.address) ?? overlay?.get(original.address) ?? original;
-    const swap = poolSwap(pool, route.path[i]!, amount);
+    const swap = memo ? memo.swap(pool, route.path[i]!, amount) : poolSwap(pool, route.path[i]!, amount);
     if (!swap) return undefined;
     amount = swap.amountOut;
     gas += swap.gas;
