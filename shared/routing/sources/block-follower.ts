@@ -1,0 +1,113 @@
+import type { ChainClient } from '../../chain/chain-client';
+import type { Logger } from '../../log/create-logger';
+import type { BlockHead, HeadRelation, PoolStateCache } from './pool-state-cache';
+import type { ChainRefresh, SourceRegistry } from './source-registry';
+
+export const DEFAULT_POLL_MS = 1000;
+
+export interface BlockFollowerOptions {
+  client: ChainClient;
+  registry: SourceRegistry;
+  cache: PoolStateCache;
+  pollMs?: number;
+  log?: Logger;
+  /** Called after each refresh stored in the cache (tests, metrics). */
+  onRefresh?: (head: BlockHead, refresh: ChainRefresh, relation: HeadRelation) => void;
+}
+
+/** What one poll did: nothing new, or the head it refreshed at and how it related to the cached block. */
+export type PollOutcome = { refreshed: false } | { refreshed: true; head: BlockHead; relation: HeadRelation };
+
+/**
+ * Keeps a chain's entry of the PoolStateCache at the chain head: polls eth_blockNumber every pollMs and, on a
+ * new block, fetches it (hash, parentHash), checks continuity and refreshes every source at it. Polling
+ * rather than a subscription: it works over plain HTTP RPC URLs with failover, and costs one call a poll.
+ */
+export class BlockFollower {
+  private readonly opts: BlockFollowerOptions;
+  private readonly pollMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = true;
+
+  constructor(opts: BlockFollowerOptions) {
+    if (opts.client.chainId !== opts.registry.chainId) {
+      throw new Error(`client of chain ${opts.client.chainId} cannot follow chain ${opts.registry.chainId}`);
+    }
+    this.opts = opts;
+    this.pollMs = opts.pollMs ?? DEFAULT_POLL_MS;
+    if (!(this.pollMs > 0)) throw new Error(`pollMs must be > 0, got ${this.pollMs}`);
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for a poll in flight, so no refresh writes the cache afterwards. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** One poll; start() runs it every pollMs, tests call it directly. */
+  async poll(): Promise<PollOutcome> {
+    const { client, registry, cache } = this.opts;
+    const chainId = registry.chainId;
+    const number = await client.blockNumber();
+    const cached = cache.get(chainId);
+    // A same-height reorg shows up at the next block, whose parent is then not the cached hash.
+    if (cached && number === cached.blockNumber) return { refreshed: false };
+    const head = await this.head(number);
+    let relation = cache.observe(chainId, head);
+    if (relation === 'ahead' && cached) {
+      // Skipped blocks: the cached block must still be on the chain for the incremental state to hold.
+      const old = await client.getBlock(cached.blockNumber);
+      if (old?.hash?.toLowerCase() !== cached.blockHash) {
+        cache.invalidate(chainId);
+        relation = 'reorg';
+      }
+    }
+    if (relation === 'reorg') {
+      this.opts.log?.warn({ chainId, block: head.number }, 'reorg detected: pool states invalidated');
+      registry.resetAll();
+    }
+    const refresh = await registry.refreshAll(head.number);
+    for (const failure of refresh.failures) {
+      this.opts.log?.warn(
+        { chainId, block: head.number, sourceId: failure.sourceId },
+        `liquidity source refresh failed: ${failure.error.message}`,
+      );
+    }
+    if (cache.put(chainId, head, refresh.pools)) this.opts.onRefresh?.(head, refresh, relation);
+    return { refreshed: true, head, relation };
+  }
+
+  private async head(number: number): Promise<BlockHead> {
+    const block = await this.opts.client.getBlock(number);
+    if (!block?.hash) throw new Error(`chain ${this.opts.registry.chainId} has no block ${number}`);
+    return {
+      number: block.number,
+      hash: block.hash.toLowerCase(),
+      parentHash: block.parentHash.toLowerCase(),
+    };
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.poll()
+        .catch((err: unknown) => {
+          this.opts.log?.warn(
+            { chainId: this.opts.registry.chainId },
+            `block follower poll failed: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        })
+        .finally(() => this.schedule(this.pollMs));
+    }, delayMs);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,74 @@
+import type { PoolState } from '../../shared/routing/pools/pool-state';
+import { PoolStateCache, type BlockHead } from '../../shared/routing/sources/pool-state-cache';
+
+const hash = (n: number, fork = 0): string => `0x${(n * 16 + fork).toString(16).padStart(64, '0')}`;
+const head = (n: number, fork = 0, parentFork = fork): BlockHead => ({
+  number: n,
+  hash: hash(n, fork),
+  parentHash: hash(n - 1, parentFork),
+});
+const pool: PoolState = {
+  kind: 'v2',
+  sourceId: 'uniswap-v2',
+  address: '0x00000000000000000000000000000000000000aa',
+  token0: '0x00000000000000000000000000000000000000b1',
+  token1: '0x00000000000000000000000000000000000000b2',
+  reserve0: 10n,
+  reserve1: 20n,
+  feeBps: 30n,
+};
+
+describe('PoolStateCache', () => {
+  let cache: PoolStateCache;
+
+  beforeEach(() => {
+    cache = new PoolStateCache();
+    expect(cache.observe(1, head(100))).toBe('empty');
+    expect(cache.put(1, head(100), [pool])).toBe(true);
+  });
+
+  it('keeps the latest pools per chain with their block number and hash', () => {
+    expect(cache.get(1)).toMatchObject({ chainId: 1, blockNumber: 100, blockHash: hash(100), pools: [pool] });
+    expect(cache.get(137)).toBeUndefined();
+    cache.put(137, head(5), []);
+    expect(cache.get(137)?.blockNumber).toBe(5);
+    expect(cache.get(1)?.blockNumber).toBe(100);
+  });
+
+  it('accepts the same block and its child without invalidating', () => {
+    expect(cache.observe(1, head(100))).toBe('same');
+    expect(cache.observe(1, head(101))).toBe('child');
+    expect(cache.get(1)?.blockNumber).toBe(100);
+    cache.put(1, head(101), []);
+    expect(cache.get(1)).toMatchObject({ blockNumber: 101, blockHash: hash(101), pools: [] });
+  });
+
+  it('is invalidated when the next block’s parent hash does not match the stored hash (reorg)', () => {
+    expect(cache.observe(1, head(101, 1, 1))).toBe('reorg');
+    expect(cache.get(1)).toBeUndefined();
+    expect(cache.observe(1, head(101, 1, 1))).toBe('empty');
+  });
+
+  it('is invalidated by another block at or below the cached height, hash compared case-insensitively', () => {
+    expect(cache.observe(1, { ...head(100), hash: hash(100).toUpperCase().replace('0X', '0x') })).toBe(
+      'same',
+    );
+    expect(cache.observe(1, head(100, 2))).toBe('reorg');
+    expect(cache.get(1)).toBeUndefined();
+    cache.put(1, head(100), [pool]);
+    expect(cache.observe(1, head(99))).toBe('reorg');
+    expect(cache.get(1)).toBeUndefined();
+  });
+
+  it('reports skipped blocks as ahead (continuity checked by the caller) and leaves the entry', () => {
+    expect(cache.observe(1, head(105, 3, 3))).toBe('ahead');
+    expect(cache.get(1)?.blockNumber).toBe(100);
+  });
+
+  it('refuses a state older than the cached one and can be invalidated explicitly', () => {
+    expect(cache.put(1, head(99), [])).toBe(false);
+    expect(cache.get(1)?.pools).toEqual([pool]);
+    cache.invalidate(1);
+    expect(cache.get(1)).toBeUndefined();
+  });
+});
