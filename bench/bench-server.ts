@@ -34,6 +34,15 @@ async function mysqlDatabase(serverUrl: string): Promise<string> {
   await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
   await conn.query(`CREATE DATABASE \`${name}\``);
   await conn.end();
+  // The load generator stops this server with SIGTERM: leave no benchmark database behind.
+  process.once('SIGTERM', () => {
+    createConnection({ uri: serverUrl })
+      .then(async (c) => {
+        await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
+        await c.end();
+      })
+      .finally(() => process.exit(0));
+  });
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
@@ -88,7 +97,6 @@ async function serveApi(store: string, mysqlUrl: string): Promise<void> {
   console.log(JSON.stringify({ baseUrl, credentials, orderId: orderBody.data.id }));
 }
 
-if (process.env.BENCH_EXIT_ON_TERM) process.on('SIGTERM', () => process.exit(0));
 const [mode, store = 'sqlite', mysqlUrl = 'mysql://root@127.0.0.1:3306/'] = process.argv.slice(2);
 (mode === 'bare' ? serveBare() : serveApi(store, mysqlUrl)).catch((err: Error) => {
   console.error(err.message);
