@@ -141,6 +141,14 @@ export function chainConfigOf(entry: ManifestChain, tokenList: string): ChainCon
     wrappedNative: entry.contracts.weth,
     crossChainSource: true,
     tokenList,
+    contracts: {
+      multicall: entry.contracts.multicall,
+      uniswapV2Factory: entry.contracts.uniswapV2Factory,
+      uniswapV3Factory: entry.contracts.uniswapV3Factory,
+      swapRouter: entry.contracts.swapRouter,
+      spender: entry.contracts.spender,
+      orderExecutor: entry.contracts.orderExecutor,
+    },
   };
 }
 

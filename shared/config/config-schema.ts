@@ -1,5 +1,15 @@
 import type { JSONSchemaType } from 'ajv';
 
+/** Addresses of the contracts the service uses on a chain (the devnet manifest's `contracts`). */
+export interface ChainContracts {
+  multicall: string;
+  uniswapV2Factory: string;
+  uniswapV3Factory: string;
+  swapRouter: string;
+  spender: string;
+  orderExecutor: string;
+}
+
 /** One enabled chain. Everything the api needs to describe and reach it. */
 export interface ChainConfig {
   chainId: number;
@@ -13,6 +23,8 @@ export interface ChainConfig {
   crossChainSource: boolean;
   /** Path of a token list (Uniswap Token Lists format) for this chain, relative to the chains file. */
   tokenList?: string;
+  /** Without them the chain is listed and its transactions readable, but it cannot be quoted or traded. */
+  contracts?: ChainContracts;
 }
 
 export interface RateLimitConfig {
@@ -43,6 +55,8 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
+const ADDRESS = '^0x[0-9a-fA-F]{40}$';
+
 const chainSchema: JSONSchemaType<ChainConfig> = {
   type: 'object',
   additionalProperties: false,
@@ -61,9 +75,30 @@ const chainSchema: JSONSchemaType<ChainConfig> = {
     rpcUrls: { type: 'array', items: { type: 'string', minLength: 1 } },
     nativeSymbol: { type: 'string', minLength: 1 },
     nativeDecimals: { type: 'integer', minimum: 0, maximum: 36 },
-    wrappedNative: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+    wrappedNative: { type: 'string', pattern: ADDRESS },
     crossChainSource: { type: 'boolean' },
     tokenList: { type: 'string', nullable: true },
+    contracts: {
+      type: 'object',
+      nullable: true,
+      additionalProperties: false,
+      required: [
+        'multicall',
+        'uniswapV2Factory',
+        'uniswapV3Factory',
+        'swapRouter',
+        'spender',
+        'orderExecutor',
+      ],
+      properties: {
+        multicall: { type: 'string', pattern: ADDRESS },
+        uniswapV2Factory: { type: 'string', pattern: ADDRESS },
+        uniswapV3Factory: { type: 'string', pattern: ADDRESS },
+        swapRouter: { type: 'string', pattern: ADDRESS },
+        spender: { type: 'string', pattern: ADDRESS },
+        orderExecutor: { type: 'string', pattern: ADDRESS },
+      },
+    },
   },
 };
 
