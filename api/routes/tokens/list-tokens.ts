@@ -1,9 +1,10 @@
 import type { SchemaObject } from 'ajv';
 import type { ChainRegistry } from '../../../shared/chain/chain-registry';
-import { ServiceError, ValidationError } from '../../../shared/domain/errors';
+import { ServiceError } from '../../../shared/domain/errors';
 import type { TokensRepository } from '../../../shared/store/repositories/tokens-repository';
+import { enabledChainOfQuery } from '../../service/enabled-chain';
 import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import { INVALID_QUERY, type RequestValidator } from '../../service/validator';
+import type { RequestValidator } from '../../service/validator';
 
 /** Only `chainId` is accepted, once, as a positive integer. */
 export const listTokensQuery: SchemaObject = {
@@ -46,18 +47,7 @@ export function listTokensRoute(deps: {
       errors: [400, 500],
     },
     async handle({ query }) {
-      const { chainId: raw } = deps.validator.assert<{ chainId: string }>(
-        listTokensQuery,
-        query,
-        INVALID_QUERY,
-        'query',
-      );
-      const chainId = Number(raw);
-      if (!deps.chains.isEnabled(chainId)) {
-        throw new ValidationError(`Chain ${chainId} is not enabled`, [
-          { field: 'chainId', message: `Chain ${chainId} is not enabled` },
-        ]);
-      }
+      const chainId = enabledChainOfQuery(deps.validator, deps.chains, listTokensQuery, query);
       let tokens;
       try {
         tokens = await deps.tokens.listByChain(chainId);

@@ -1,8 +1,9 @@
 import type { ChainRegistry } from '../../../shared/chain/chain-registry';
-import { ServiceError, ValidationError } from '../../../shared/domain/errors';
+import { ServiceError } from '../../../shared/domain/errors';
 import { transactionStatusEndpoint } from '../../openapi/documented-endpoints';
+import { enabledChainOfQuery } from '../../service/enabled-chain';
 import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import { INVALID_QUERY, type RequestValidator } from '../../service/validator';
+import type { RequestValidator } from '../../service/validator';
 import { INVALID_TRANSACTION_HASH, transactionPathParams, transactionQuery } from './schemas';
 import { ChainReadError, transactionStatus } from './transaction-status';
 import type { TransactionStatusSource } from './transaction-status-source';
@@ -37,18 +38,7 @@ export function transactionStatusRoute(deps: {
         INVALID_TRANSACTION_HASH,
         'hash',
       );
-      const { chainId: raw } = deps.validator.assert<{ chainId: string }>(
-        transactionQuery,
-        query,
-        INVALID_QUERY,
-        'query',
-      );
-      const chainId = Number(raw);
-      if (!deps.chains.isEnabled(chainId)) {
-        throw new ValidationError(`Chain ${chainId} is not enabled`, [
-          { field: 'chainId', message: `Chain ${chainId} is not enabled` },
-        ]);
-      }
+      const chainId = enabledChainOfQuery(deps.validator, deps.chains, transactionQuery, query);
       try {
         // Hex is case-insensitive: the answer names the hash in the canonical lowercase form.
         return await transactionStatus(deps.source, hash.toLowerCase(), chainId);
