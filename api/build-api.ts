@@ -7,6 +7,7 @@ import { RpcMetrics } from '../shared/chain/rpc-metrics';
 import type { AppConfig } from '../shared/config/config-schema';
 import { createLogger, type Logger } from '../shared/log/create-logger';
 import { openStore, type Store } from '../shared/store/store';
+import { startQuoting } from '../shared/routing/quoting-service';
 import { tokensOfChain } from '../shared/tokens/token-lists';
 import { createAdminServer } from './admin-server';
 import { createApp } from './app';
@@ -23,6 +24,7 @@ import { RequestValidator } from './service/validator';
 
 const NONCE_PURGE_INTERVAL_MS = 60_000;
 const API_RPC_TIMEOUT_MS = 2_500;
+const SOURCE_RPC_TIMEOUT_MS = 30_000;
 
 export interface ApiOptions {
   log?: Logger;
@@ -63,8 +65,8 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
   const log = options.log ?? createLogger(config.logLevel, 'api');
   const store = options.store ?? (await openStore(config));
   const chains = new ChainRegistry(config.chains);
-  for (const chain of chains.all())
-    await store.tokens.replaceChainTokens(chain.chainId, tokensOfChain(chain));
+  const listedTokens = new Map(chains.all().map((chain) => [chain.chainId, tokensOfChain(chain)]));
+  for (const [chainId, tokens] of listedTokens) await store.tokens.replaceChainTokens(chainId, tokens);
 
   const metrics = new ApiMetrics();
   const secretBox = new SecretBox(loadMasterKey(config));
@@ -81,14 +83,38 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     config.authFailureLimit.burst,
   );
   // Reads answered inside a request: a hung node must give up well before the gateway's timeout.
+  const rpcMetrics = new RpcMetrics(metrics.registry, 'tas_api_');
   const chainClients = new ChainClients(chains, {
     timeoutMs: API_RPC_TIMEOUT_MS,
     retries: 1,
-    metrics: new RpcMetrics(metrics.registry, 'tas_api_'),
+    metrics: rpcMetrics,
+    log,
+  });
+  // Pool loading runs in the background, and a first V3 tick load is one large multicall: it gets its own
+  // clients with a timeout no request waits on.
+  const sourceClients = new ChainClients(chains, {
+    timeoutMs: SOURCE_RPC_TIMEOUT_MS,
+    retries: 2,
+    metrics: rpcMetrics,
     log,
   });
   const transactionStatus = { forChain: (chainId: number) => chainClients.find(chainId) };
-  const routes = serviceRoutes({ store, chains, secretBox, validator, now: Date.now, transactionStatus });
+  // Pool states follow each chain's blocks in the background; quotes read them from memory only.
+  const quoting = startQuoting({
+    chains: chains.all(),
+    clients: sourceClients,
+    tokens: { tokensOf: (chainId) => listedTokens.get(chainId) ?? [] },
+    log,
+  });
+  const routes = serviceRoutes({
+    store,
+    chains,
+    secretBox,
+    validator,
+    now: Date.now,
+    transactionStatus,
+    quotes: { engine: quoting.engine, protocolFeePips: config.protocolFeePips },
+  });
   const app = createApp({
     log,
     metrics,
@@ -128,7 +154,9 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     async close() {
       clearInterval(housekeeping);
       await Promise.all([closeServer(server), closeServer(admin)]);
+      await quoting.stop();
       chainClients.close();
+      sourceClients.close();
       if (!options.store) await store.close();
     },
   };

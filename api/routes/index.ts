@@ -8,6 +8,7 @@ import { createAccountRoute } from './accounts/create-account';
 import { listChainsRoute } from './chains/list-chains';
 import { dcaRoutes } from './dca';
 import { limitOrderRoutes } from './limit-orders';
+import { DEFAULT_PROTOCOL_FEE_PIPS, quotesRoute, type QuotesDeps } from './quotes/post-quotes';
 import { supportChainRoute } from './support-chain/support-chain';
 import { listTokensRoute } from './tokens/list-tokens';
 import { transactionStatusRoute } from './transactions/get-transaction-status';
@@ -25,12 +26,20 @@ export interface RouteDeps {
   now: () => number;
   /** On-chain reads for GET /transactions/{hash}; absent: every status read answers 500 TX_STATUS_ERROR. */
   transactionStatus?: TransactionStatusSource;
+  /** The quote engine and the protocol fee; absent: every quote answers 422 NO_ROUTE. */
+  quotes?: Pick<QuotesDeps, 'engine' | 'protocolFeePips'>;
 }
 
 /** Every served endpoint, in the order of the spec, then the documentation generated from them. */
 export function serviceRoutes(deps: RouteDeps): RouteDefinition[] {
   const served = [
     createAccountRoute({ accounts: deps.store.accounts, secretBox: deps.secretBox }),
+    quotesRoute({
+      chains: deps.chains,
+      tokens: deps.store.tokens,
+      engine: deps.quotes?.engine,
+      protocolFeePips: deps.quotes?.protocolFeePips ?? DEFAULT_PROTOCOL_FEE_PIPS,
+    }),
     transactionStatusRoute({
       chains: deps.chains,
       validator: deps.validator,

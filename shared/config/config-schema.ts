@@ -52,6 +52,8 @@ export interface AppConfig {
   gatewayTimeoutMs: number;
   /** How long an api process may trust a cached account row; a deactivated key stops working after this. */
   accountCacheTtlMs: number;
+  /** The service's protocol fee on single-chain quotes and swaps, in pips (1500 = 0.15%); the SwapRouter's unit. */
+  protocolFeePips: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -129,6 +131,7 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     'bodyLimitBytes',
     'gatewayTimeoutMs',
     'accountCacheTtlMs',
+    'protocolFeePips',
     'logLevel',
   ],
   properties: {
@@ -145,6 +148,7 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     bodyLimitBytes: { type: 'integer', minimum: 1 },
     gatewayTimeoutMs: { type: 'integer', minimum: 1 },
     accountCacheTtlMs: { type: 'integer', minimum: 0, maximum: 60000 },
+    protocolFeePips: { type: 'integer', minimum: 0, maximum: 10000 },
     logLevel: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
   },
 };

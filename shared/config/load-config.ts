@@ -19,6 +19,7 @@ export const ENV_DEFAULTS = {
   BODY_LIMIT_BYTES: '1048576',
   GATEWAY_TIMEOUT_MS: '30000',
   ACCOUNT_CACHE_TTL_MS: '2000',
+  PROTOCOL_FEE_PIPS: '1500',
   LOG_LEVEL: 'info',
 } as const;
 
@@ -93,6 +94,7 @@ export function loadConfig(
     bodyLimitBytes: toNumber(get('BODY_LIMIT_BYTES')),
     gatewayTimeoutMs: toNumber(get('GATEWAY_TIMEOUT_MS')),
     accountCacheTtlMs: toNumber(get('ACCOUNT_CACHE_TTL_MS')),
+    protocolFeePips: toNumber(get('PROTOCOL_FEE_PIPS')),
     logLevel: get('LOG_LEVEL') as AppConfig['logLevel'],
     ...overrides,
   };

@@ -1,0 +1,95 @@
+import { getAddress } from 'ethers';
+import type { FeeBreakdown } from '../../../shared/routing/fees';
+import type { QuoteEngine, QuoteResult } from '../../../shared/routing/quote-engine';
+import type { Split } from '../../../shared/routing/splitting/best-split';
+import type { GAS_MULTIPLIERS } from './schemas';
+
+export interface QuoteDex {
+  name: string;
+  percentage: number;
+}
+
+export interface QuoteSubRoute {
+  from: string;
+  to: string;
+  dexes: QuoteDex[];
+}
+
+export interface QuoteRoute {
+  percentage: number;
+  subRoutes: QuoteSubRoute[];
+}
+
+export interface SingleChainQuote {
+  outAmount: string;
+  estimatedGas: string;
+  aggregatorId: string;
+  aggregatorOrder: string[];
+  market: [];
+  routes: QuoteRoute[];
+  gasMultiplier: (typeof GAS_MULTIPLIERS)[number];
+  integratorFeeBreakdown: {
+    protocolFeeBps: number;
+    integratorMarginBps: number;
+    protocolFeeAmount: string;
+    integratorMarginAmount: string;
+  };
+}
+
+/** Share of the input in percent with two decimals, from exact amounts (display only). */
+function percentOf(part: bigint, whole: bigint): number {
+  return Number((part * 10_000n) / whole) / 100;
+}
+
+/**
+ * Display routes of the winning quote. A route's ends are named as the client sent them (the native
+ * pseudo-address stays itself), the hops in between by their checksummed token addresses.
+ */
+export function displayRoutes(
+  engine: QuoteEngine,
+  chainId: number,
+  splits: readonly Split[],
+  amountIn: bigint,
+  ends: { tokenIn: string; tokenOut: string },
+): QuoteRoute[] {
+  return splits.map((split) => {
+    const path = split.route.path;
+    const name = (i: number): string =>
+      i === 0 ? ends.tokenIn : i === path.length - 1 ? ends.tokenOut : getAddress(path[i]!);
+    return {
+      percentage: percentOf(split.amountIn, amountIn),
+      subRoutes: split.route.pools.map((pool, i) => ({
+        from: name(i),
+        to: name(i + 1),
+        dexes: [{ name: engine.sourceName(chainId, pool.sourceId), percentage: 100 }],
+      })),
+    };
+  });
+}
+
+export function singleChainQuote(args: {
+  engine: QuoteEngine;
+  chainId: number;
+  result: QuoteResult;
+  fees: FeeBreakdown;
+  amountIn: bigint;
+  ends: { tokenIn: string; tokenOut: string };
+  gasMultiplier: (typeof GAS_MULTIPLIERS)[number];
+}): SingleChainQuote {
+  const best = args.result.quotes[0]!;
+  return {
+    outAmount: args.fees.amountOut.toString(),
+    estimatedGas: best.gasEstimate.toString(),
+    aggregatorId: best.sourceId,
+    aggregatorOrder: args.result.quotes.map((q) => q.sourceId),
+    market: [],
+    routes: displayRoutes(args.engine, args.chainId, best.splits, args.amountIn, args.ends),
+    gasMultiplier: args.gasMultiplier,
+    integratorFeeBreakdown: {
+      protocolFeeBps: args.fees.protocolFeeBps,
+      integratorMarginBps: args.fees.integratorMarginBps,
+      protocolFeeAmount: args.fees.protocolFeeAmount.toString(),
+      integratorMarginAmount: args.fees.integratorMarginAmount.toString(),
+    },
+  };
+}

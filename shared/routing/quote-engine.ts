@@ -1,0 +1,183 @@
+/**
+ * Single-chain quotes over the pool states the block follower keeps in the PoolStateCache: per liquidity source,
+ * the best split over that source's pools only; plus our own multi-source router over every source's pools.
+ * Reads memory only (no RPC per quote): before the first refresh of a chain there are no pools, hence no route.
+ */
+import { findRoutes } from './pathfinding/find-routes';
+import type { Route } from './pathfinding/route';
+import type { PoolState } from './pools/pool-state';
+import type { PoolStateCache } from './sources/pool-state-cache';
+import { bestSplit, type Split } from './splitting/best-split';
+import { simulateRoute } from './splitting/route-simulation';
+import { NATIVE_PSEUDO_ADDRESS } from '../tokens/token-lists';
+
+/** aggregatorId of our own router, which combines every source's pools in one route set. */
+export const SMART_ROUTER_ID = 'tas-smart';
+export const SMART_ROUTER_NAME = 'TAS Smart Router';
+
+/** Symbols of the stables routed through as intermediate tokens (besides the wrapped native). */
+export const CONNECTOR_STABLES: readonly string[] = ['USDC', 'USDT', 'DAI'];
+
+export interface QuoteSourceInfo {
+  id: string;
+  name: string;
+}
+
+export interface QuoteChain {
+  chainId: number;
+  /** Routing works on ERC-20s: the native pseudo-address stands for this token. */
+  wrappedNative: string;
+  /** Tokens allowed in the middle of a route (any casing). */
+  connectors: readonly string[];
+  sources: readonly QuoteSourceInfo[];
+}
+
+export interface QuoteRequestInput {
+  chainId: number;
+  tokenIn: string;
+  tokenOut: string;
+  amountIn: bigint;
+  excludeSourceIds?: readonly string[];
+  /** Wei per gas unit: ranks candidates by output net of the gas they cost. */
+  gasPriceWei: bigint;
+}
+
+export interface SourceQuote {
+  /** The liquidity source, or SMART_ROUTER_ID. */
+  sourceId: string;
+  /** Gross: before the protocol fee and the integrator margin. */
+  amountOut: bigint;
+  /** Gas of the pools' hops only (no router overhead). */
+  gasEstimate: bigint;
+  splits: Split[];
+  /** amountOut less the gas cost in output-token units: what results are ranked by. */
+  netAmountOut: bigint;
+}
+
+export interface QuoteResult {
+  blockNumber: number;
+  /** Best first; never empty. */
+  quotes: SourceQuote[];
+}
+
+/** Per-chain list of connectors: the wrapped native plus the listed stables found by symbol. */
+export function connectorsOf(
+  wrappedNative: string,
+  tokens: readonly { address: string; symbol: string }[],
+): string[] {
+  const stables = tokens
+    .filter((t) => CONNECTOR_STABLES.includes(t.symbol.toUpperCase()))
+    .map((t) => t.address.toLowerCase());
+  return [...new Set([wrappedNative.toLowerCase(), ...stables])].filter((a) => a !== NATIVE_PSEUDO_ADDRESS);
+}
+
+/** Probe size for the native price in tokenOut: 1/1000 of a native unit (18 decimals on every EVM chain). */
+const NATIVE_PROBE = 10n ** 15n;
+
+export class QuoteEngine {
+  private readonly chains = new Map<number, QuoteChain>();
+
+  constructor(
+    private readonly cache: PoolStateCache,
+    chains: readonly QuoteChain[],
+  ) {
+    for (const chain of chains) this.chains.set(chain.chainId, chain);
+  }
+
+  /** Whether the chain has sources configured (it may still have no pools loaded yet). */
+  isQuotable(chainId: number): boolean {
+    return this.chains.has(chainId);
+  }
+
+  /** Routing address of a token: lowercase, the native pseudo-address as the wrapped native. */
+  routingToken(chainId: number, address: string): string {
+    const chain = this.chainOf(chainId);
+    const lower = address.toLowerCase();
+    return lower === NATIVE_PSEUDO_ADDRESS ? chain.wrappedNative.toLowerCase() : lower;
+  }
+
+  sourceName(chainId: number, sourceId: string): string {
+    if (sourceId === SMART_ROUTER_ID) return SMART_ROUTER_NAME;
+    return this.chainOf(chainId).sources.find((s) => s.id === sourceId)?.name ?? sourceId;
+  }
+
+  /** Undefined when no candidate can route the amount (including before the chain's first refresh). */
+  quote(input: QuoteRequestInput): QuoteResult | undefined {
+    const chain = this.chainOf(input.chainId);
+    const cached = this.cache.get(input.chainId);
+    if (!cached || input.amountIn <= 0n) return undefined;
+    const tokenIn = this.routingToken(input.chainId, input.tokenIn);
+    const tokenOut = this.routingToken(input.chainId, input.tokenOut);
+    // Wrapping and unwrapping is no swap a source quotes.
+    if (tokenIn === tokenOut) return undefined;
+    const excluded = new Set(input.excludeSourceIds ?? []);
+    const sources = chain.sources.filter((s) => !excluded.has(s.id));
+    const allPools = cached.pools.filter((p) => sources.some((s) => s.id === p.sourceId));
+    const gasPriceInTokenOut = this.gasPriceInToken(chain, allPools, tokenOut, input.gasPriceWei);
+
+    const candidates: { id: string; pools: readonly PoolState[] }[] = sources.map((s) => ({
+      id: s.id,
+      pools: allPools.filter((p) => p.sourceId === s.id),
+    }));
+    if (!excluded.has(SMART_ROUTER_ID)) candidates.push({ id: SMART_ROUTER_ID, pools: allPools });
+
+    const quotes: SourceQuote[] = [];
+    for (const candidate of candidates) {
+      if (candidate.pools.length === 0) continue;
+      const routes = findRoutes(candidate.pools, tokenIn, tokenOut, {
+        connectors: chain.connectors,
+        estimateAmountIn: input.amountIn,
+      });
+      const result = bestSplit(routes, input.amountIn, { gasPriceInTokenOut });
+      if (!result || result.amountOut === 0n) continue;
+      quotes.push({
+        sourceId: candidate.id,
+        amountOut: result.amountOut,
+        gasEstimate: result.gasEstimate,
+        splits: result.splits,
+        netAmountOut: result.amountOut - result.gasEstimate * gasPriceInTokenOut,
+      });
+    }
+    if (quotes.length === 0) return undefined;
+    // Best net first; on a tie a single source before our router (same route, fewer parties), then by id.
+    quotes.sort((a, b) => {
+      const d = b.netAmountOut - a.netAmountOut;
+      if (d !== 0n) return d > 0n ? 1 : -1;
+      const smart = Number(a.sourceId === SMART_ROUTER_ID) - Number(b.sourceId === SMART_ROUTER_ID);
+      return smart || (a.sourceId < b.sourceId ? -1 : a.sourceId > b.sourceId ? 1 : 0);
+    });
+    return { blockNumber: cached.blockNumber, quotes };
+  }
+
+  private chainOf(chainId: number): QuoteChain {
+    const chain = this.chains.get(chainId);
+    if (!chain) throw new Error(`chain ${chainId} has no liquidity sources`);
+    return chain;
+  }
+
+  /**
+   * Output-token units per gas unit: the gas price times the native token's price in tokenOut, read from the
+   * best route for a small probe. 0 (gas ignored) when tokenOut has no route from the wrapped native.
+   */
+  private gasPriceInToken(
+    chain: QuoteChain,
+    pools: readonly PoolState[],
+    tokenOut: string,
+    gasPriceWei: bigint,
+  ): bigint {
+    if (gasPriceWei <= 0n) return 0n;
+    const wrapped = chain.wrappedNative.toLowerCase();
+    if (tokenOut === wrapped) return gasPriceWei;
+    const routes: Route[] = findRoutes(pools, wrapped, tokenOut, {
+      connectors: chain.connectors,
+      maxRoutes: 3,
+      estimateAmountIn: NATIVE_PROBE,
+    });
+    let best = 0n;
+    for (const route of routes) {
+      const out = simulateRoute(route, NATIVE_PROBE)?.amountOut ?? 0n;
+      if (out > best) best = out;
+    }
+    return (gasPriceWei * best) / NATIVE_PROBE;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The quote engine with its data kept live: for every chain with contracts and a client, the liquidity
+ * sources discover the pools of the chain's listed tokens, then a block follower refreshes the
+ * PoolStateCache at each new block. Quotes read that cache only. Until a chain's first refresh completes its
+ * quotes find no route.
+ */
+import type { ChainClients } from '../chain/chain-clients';
+import type { ChainConfig } from '../config/config-schema';
+import type { Logger } from '../log/create-logger';
+import { NATIVE_PSEUDO_ADDRESS } from '../tokens/token-lists';
+import { connectorsOf, QuoteEngine, type QuoteChain } from './quote-engine';
+import { BlockFollower } from './sources/block-follower';
+import { PoolStateCache } from './sources/pool-state-cache';
+import { devnetSourcesConfig, SourceRegistry } from './sources/source-registry';
+
+export interface QuotingTokens {
+  /** The chain's listed tokens (GET /tokens), native included. */
+  tokensOf(chainId: number): readonly { address: string; symbol: string }[];
+}
+
+export interface QuotingOptions {
+  chains: readonly ChainConfig[];
+  clients: ChainClients;
+  tokens: QuotingTokens;
+  log: Logger;
+  pollMs?: number;
+}
+
+export interface QuotingService {
+  engine: QuoteEngine;
+  cache: PoolStateCache;
+  stop(): Promise<void>;
+}
+
+export function startQuoting(opts: QuotingOptions): QuotingService {
+  const cache = new PoolStateCache();
+  const quoteChains: QuoteChain[] = [];
+  const followers: BlockFollower[] = [];
+  const startups: Promise<void>[] = [];
+  let stopped = false;
+  for (const chain of opts.chains) {
+    const client = opts.clients.find(chain.chainId);
+    if (!chain.contracts || !client) continue;
+    // The configured contracts are the devnet world's (embedded mode) or a deployment's with the same shape.
+    const registry = SourceRegistry.fromConfig(
+      client,
+      devnetSourcesConfig({ chainId: chain.chainId, contracts: chain.contracts }),
+    );
+    const tokens = opts.tokens.tokensOf(chain.chainId);
+    quoteChains.push({
+      chainId: chain.chainId,
+      wrappedNative: chain.wrappedNative,
+      connectors: connectorsOf(chain.wrappedNative, tokens),
+      sources: registry.sources.map((s) => ({ id: s.id, name: s.name })),
+    });
+    const follower = new BlockFollower({
+      client,
+      registry,
+      cache,
+      pollMs: opts.pollMs,
+      log: opts.log,
+    });
+    followers.push(follower);
+    const addresses = [
+      ...new Set(
+        [chain.wrappedNative, ...tokens.map((t) => t.address)]
+          .map((a) => a.toLowerCase())
+          .filter((a) => a !== NATIVE_PSEUDO_ADDRESS),
+      ),
+    ];
+    startups.push(
+      registry
+        .discoverAll(addresses)
+        .then(() => {
+          if (!stopped) follower.start();
+        })
+        .catch((err: unknown) => {
+          opts.log.error(
+            { chainId: chain.chainId },
+            `pool discovery failed, chain cannot be quoted: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        }),
+    );
+  }
+  return {
+    engine: new QuoteEngine(cache, quoteChains),
+    cache,
+    async stop() {
+      stopped = true;
+      await Promise.all(startups);
+      await Promise.all(followers.map((f) => f.stop()));
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { v2AmountOut } from '../../shared/routing/math/uniswap-v2-math';
+import { connectorsOf, QuoteEngine, SMART_ROUTER_ID } from '../../shared/routing/quote-engine';
+import { PoolStateCache } from '../../shared/routing/sources/pool-state-cache';
+import { NATIVE_PSEUDO_ADDRESS } from '../../shared/tokens/token-lists';
+import { token, v2Pool } from '../helpers/routing-pools';
+
+const WETH = token(1);
+const USDC = token(2);
+const LINK = token(3);
+const E18 = 10n ** 18n;
+const E6 = 10n ** 6n;
+const CHAIN_ID = 1;
+const HEAD = { number: 10, hash: '0x' + '11'.repeat(32) };
+
+const small = { ...v2Pool(WETH, USDC, 100n * E18, 300_000n * E6), sourceId: 'small' };
+const deep = { ...v2Pool(WETH, USDC, 1_000n * E18, 3_000_000n * E6), sourceId: 'deep' };
+
+function engine(cache = new PoolStateCache()): QuoteEngine {
+  return new QuoteEngine(cache, [
+    {
+      chainId: CHAIN_ID,
+      wrappedNative: WETH,
+      connectors: connectorsOf(WETH, [
+        { address: USDC, symbol: 'USDC' },
+        { address: LINK, symbol: 'LINK' },
+      ]),
+      sources: [
+        { id: 'small', name: 'Small DEX' },
+        { id: 'deep', name: 'Deep DEX' },
+      ],
+    },
+  ]);
+}
+
+function loaded(): QuoteEngine {
+  const cache = new PoolStateCache();
+  cache.put(CHAIN_ID, HEAD, [small, deep]);
+  return engine(cache);
+}
+
+const request = { chainId: CHAIN_ID, tokenIn: WETH, tokenOut: USDC, amountIn: 10n * E18, gasPriceWei: 0n };
+
+describe('QuoteEngine', () => {
+  it('connectors are the wrapped native and the listed stables', () => {
+    expect(connectorsOf(WETH, [{ address: USDC.toUpperCase().replace('0X', '0x'), symbol: 'usdc' }])).toEqual(
+      [WETH, USDC],
+    );
+  });
+
+  it('finds no route before the first refresh', () => {
+    expect(engine().quote(request)).toBeUndefined();
+  });
+
+  it('quotes each source over its own pools and our router over all of them, best first', () => {
+    const result = loaded().quote(request)!;
+    expect(result.blockNumber).toBe(10);
+    const byId = new Map(result.quotes.map((q) => [q.sourceId, q]));
+    expect([...byId.keys()].sort()).toEqual(['deep', 'small', SMART_ROUTER_ID]);
+    // One pool per source: its exact V2 output.
+    const [reserveIn, reserveOut] =
+      deep.token0 === WETH ? [deep.reserve0, deep.reserve1] : [deep.reserve1, deep.reserve0];
+    expect(byId.get('deep')!.amountOut).toBe(v2AmountOut(10n * E18, reserveIn, reserveOut, 30n));
+    // Splitting over both pools beats either alone (gas is free here).
+    expect(result.quotes[0]!.sourceId).toBe(SMART_ROUTER_ID);
+    expect(result.quotes[0]!.splits).toHaveLength(2);
+    for (let i = 1; i < result.quotes.length; i++) {
+      expect(result.quotes[i - 1]!.netAmountOut >= result.quotes[i]!.netAmountOut).toBe(true);
+    }
+  });
+
+  it('leaves excluded sources out of their own candidate and of the aggregate', () => {
+    const result = loaded().quote({ ...request, excludeSourceIds: ['deep'] })!;
+    expect(result.quotes.map((q) => q.sourceId)).toEqual(['small', SMART_ROUTER_ID]);
+    expect(result.quotes[1]!.amountOut).toBe(result.quotes[0]!.amountOut);
+    expect(loaded().quote({ ...request, excludeSourceIds: ['deep', 'small'] })).toBeUndefined();
+  });
+
+  it('routes the native pseudo-address as the wrapped token, and never native to wrapped', () => {
+    const viaWeth = loaded().quote(request)!;
+    const viaNative = loaded().quote({ ...request, tokenIn: NATIVE_PSEUDO_ADDRESS.toUpperCase() })!;
+    expect(viaNative.quotes[0]!.amountOut).toBe(viaWeth.quotes[0]!.amountOut);
+    expect(loaded().quote({ ...request, tokenIn: NATIVE_PSEUDO_ADDRESS, tokenOut: WETH })).toBeUndefined();
+  });
+
+  it('ranks by output net of gas priced in the output token', () => {
+    const result = loaded().quote({
+      ...request,
+      tokenIn: USDC,
+      tokenOut: WETH,
+      amountIn: 3_000n * E6,
+      gasPriceWei: 10n ** 9n,
+    })!;
+    for (const q of result.quotes) expect(q.netAmountOut).toBe(q.amountOut - q.gasEstimate * 10n ** 9n);
+  });
+});
