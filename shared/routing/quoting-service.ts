@@ -32,8 +32,23 @@ export interface QuotingService {
   stop(): Promise<void>;
 }
 
+const DISCOVERY_RETRY_FIRST_MS = 1_000;
+const DISCOVERY_RETRY_MAX_MS = 30_000;
+
+/** Waits `ms`, or less when `signal` aborts (so stopping never waits out a back-off). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 export function startQuoting(opts: QuotingOptions): QuotingService {
   const cache = new PoolStateCache();
+  const stopping = new AbortController();
   const quoteChains: QuoteChain[] = [];
   const followers: BlockFollower[] = [];
   const startups: Promise<void>[] = [];
@@ -68,25 +83,30 @@ export function startQuoting(opts: QuotingOptions): QuotingService {
           .filter((a) => a !== NATIVE_PSEUDO_ADDRESS),
       ),
     ];
-    startups.push(
-      registry
-        .discoverAll(addresses)
-        .then(() => {
+    // An RPC outage at start-up must not leave a chain unquotable until a restart: retry with back-off.
+    const discover = async (): Promise<void> => {
+      for (let wait = DISCOVERY_RETRY_FIRST_MS; !stopped; wait = Math.min(wait * 2, DISCOVERY_RETRY_MAX_MS)) {
+        try {
+          await registry.discoverAll(addresses);
           if (!stopped) follower.start();
-        })
-        .catch((err: unknown) => {
+          return;
+        } catch (err) {
           opts.log.error(
-            { chainId: chain.chainId },
-            `pool discovery failed, chain cannot be quoted: ${err instanceof Error ? err.message : String(err)}`,
+            { chainId: chain.chainId, retryInMs: wait },
+            `pool discovery failed, chain cannot be quoted yet: ${err instanceof Error ? err.message : String(err)}`,
           );
-        }),
-    );
+          await pause(wait, stopping.signal);
+        }
+      }
+    };
+    startups.push(discover());
   }
   return {
     engine: new QuoteEngine(cache, quoteChains),
     cache,
     async stop() {
       stopped = true;
+      stopping.abort();
       await Promise.all(startups);
       await Promise.all(followers.map((f) => f.stop()));
     },
