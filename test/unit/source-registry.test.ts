@@ -6,6 +6,9 @@ import {
   type SourceSnapshot,
 } from '../../shared/routing/sources/liquidity-source';
 import { devnetSourcesConfig, SourceRegistry } from '../../shared/routing/sources/source-registry';
+import type { ChainClient } from '../../shared/chain/chain-client';
+import { BlockFollower } from '../../shared/routing/sources/block-follower';
+import { PoolStateCache } from '../../shared/routing/sources/pool-state-cache';
 
 /** A source whose refresh resolves or fails on demand and records the calls it got. */
 class FakeSource implements LiquiditySource {
@@ -18,7 +21,7 @@ class FakeSource implements LiquiditySource {
   constructor(
     readonly id: string,
     readonly chainId: number,
-    private readonly fail = false,
+    public fail = false,
   ) {}
 
   discover(): Promise<void> {
@@ -81,5 +84,38 @@ describe('SourceRegistry', () => {
         { type: 'uniswap-v3', id: 'uniswap-v3', name: 'Uniswap V3', factory: '0xV3' },
       ],
     });
+  });
+});
+
+describe('BlockFollower on an idle chain', () => {
+  it('refreshes the same block again while a source failed, and stops once every source answered', async () => {
+    const block = { number: 7, hash: `0x${'07'.repeat(32)}`, parentHash: `0x${'06'.repeat(32)}` };
+    // The follower only asks the client for the head number and that block: a chain that mines nothing.
+    const client = {
+      chainId: 1,
+      blockNumber: async () => 7,
+      getBlock: async () => block,
+    } as unknown as ChainClient;
+    const [up, flaky] = [new FakeSource('up', 1), new FakeSource('flaky', 1, true)];
+    const cache = new PoolStateCache();
+    const follower = new BlockFollower({
+      client,
+      registry: new SourceRegistry(1, [up, flaky]),
+      cache,
+      pollMs: 1000,
+    });
+
+    expect(await follower.poll()).toMatchObject({ refreshed: true });
+    expect(cache.get(1)?.pools.map((p) => p.sourceId)).toEqual(['up']);
+    flaky.fail = false;
+    expect(await follower.poll()).toMatchObject({ refreshed: true });
+    expect(
+      cache
+        .get(1)
+        ?.pools.map((p) => p.sourceId)
+        .sort(),
+    ).toEqual(['flaky', 'up']);
+    expect(await follower.poll()).toEqual({ refreshed: false });
+    expect(flaky.refreshed).toEqual([7, 7]);
   });
 });

@@ -26,6 +26,8 @@ export type PollOutcome = { refreshed: false } | { refreshed: true; head: BlockH
 export class BlockFollower {
   private readonly opts: BlockFollowerOptions;
   private readonly pollMs: number;
+  /** The last refresh left a source out: refresh the same block again at the next poll. */
+  private incomplete = false;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = true;
@@ -59,8 +61,9 @@ export class BlockFollower {
     const chainId = registry.chainId;
     const number = await client.blockNumber();
     const cached = cache.get(chainId);
-    // A same-height reorg shows up at the next block, whose parent is then not the cached hash.
-    if (cached && number === cached.blockNumber) return { refreshed: false };
+    // A same-height reorg shows up at the next block, whose parent is then not the cached hash. A block whose
+    // refresh had a failing source is refreshed again: without new blocks (an idle chain) it would stay missing.
+    if (cached && number === cached.blockNumber && !this.incomplete) return { refreshed: false };
     const head = await this.head(number);
     let relation = cache.observe(chainId, head);
     if (relation === 'ahead' && cached) {
@@ -76,6 +79,7 @@ export class BlockFollower {
       registry.resetAll();
     }
     const refresh = await registry.refreshAll(head.number);
+    this.incomplete = refresh.failures.length > 0;
     for (const failure of refresh.failures) {
       this.opts.log?.warn(
         { chainId, block: head.number, sourceId: failure.sourceId },
