@@ -64,7 +64,7 @@ export function readRequestBody(input: BodyInput): unknown {
   }
 
   if (!input.takesBody) return undefined;
-  if (hasBody && !jsonType) throw new ValidationError(INVALID_JSON_BODY);
+  // A public route with a body requires the JSON content type, with or without bytes (POST /accounts: 400).
   if (!jsonType) throw new ValidationError(INVALID_JSON_BODY);
   const parsed = parse(input.raw);
   if (parsed === NO_BODY) throw new ValidationError(BODY_REQUIRED);

@@ -8,24 +8,18 @@ import { PoolStateCache } from '../../shared/routing/sources/pool-state-cache';
 import { devnetSourcesConfig, SourceRegistry } from '../../shared/routing/sources/source-registry';
 import { UniswapV3Source } from '../../shared/routing/sources/uniswap-v3-source';
 import { movePrice } from '../../devnet/market-mover';
-import {
-  FAR_DEADLINE,
-  V2_PAIR_ABI,
-  V3_POSITION_MANAGER_ABI,
-  V3_QUOTER_V2_ABI,
-} from '../../devnet/world/abis';
+import { V2_PAIR_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
 import { loadNpmArtifact } from '../../devnet/world/npm-artifacts';
 import { sortTokens, v2PairAddress, v3PoolAddress } from '../../devnet/world/uniswap-pool-address';
 import { fullRangeTicks } from '../../devnet/world/v3-math';
 import { worldSpec } from '../../devnet/world/world-spec';
-import { GAS_LIMIT, mined, startContractsWorld, type ContractsWorld } from './contracts/contracts-fixture';
+import { startContractsWorld, wethUsdcMinter, type ContractsWorld } from './contracts/contracts-fixture';
 
 // World deployment takes a few seconds; jest's per-project testTimeout does not apply to hooks run this way.
 jest.setTimeout(180_000);
 
 const CHAIN_ID = 1;
 const E18 = 10n ** 18n;
-const MAX_UINT256 = 2n ** 256n - 1n;
 
 /** Counts the RPC requests the sources make (each eth_call is one multicall chunk). */
 class CountingClient extends ChainClient {
@@ -177,16 +171,10 @@ describe('liquidity sources on the devnet world', () => {
 
     beforeAll(async () => {
       const [weth, usdc] = [ctx.address('WETH'), ctx.address('USDC')];
-      const [token0, token1] = sortTokens(weth, usdc);
       poolAddress = v3PoolAddress(ctx.world.contracts.uniswapV3Factory, weth, usdc, 3000);
       const pool = new Contract(poolAddress, poolAbi(), ctx.provider);
       const lp = ctx.accounts[0]!;
-      const manager = new Contract(ctx.world.contracts.uniswapV3PositionManager, V3_POSITION_MANAGER_ABI, lp);
-      for (const symbol of ['WETH', 'USDC']) {
-        await mined(
-          (ctx.token(symbol).connect(lp) as Contract).getFunction('approve')(manager.target, MAX_UINT256),
-        );
-      }
+      const minter = await wethUsdcMinter(ctx, lp);
       const tick = v3State(poolAddress).tick;
       const t0 = Math.floor(tick / 60) * 60;
       narrow = [];
@@ -195,24 +183,7 @@ describe('liquidity sources on the devnet world', () => {
         [t0 - 600, t0 - 240],
         [t0 + 60, t0 + 120],
       ] as Array<[number, number]>) {
-        const receipt = await mined(
-          manager.getFunction('mint')(
-            {
-              token0,
-              token1,
-              fee: 3000,
-              tickLower,
-              tickUpper,
-              amount0Desired: token0 === weth ? 20n * E18 : 60_000n * 10n ** 6n,
-              amount1Desired: token1 === weth ? 20n * E18 : 60_000n * 10n ** 6n,
-              amount0Min: 0n,
-              amount1Min: 0n,
-              recipient: lp.address,
-              deadline: FAR_DEADLINE,
-            },
-            { gasLimit: GAS_LIMIT },
-          ),
-        );
+        const receipt = await minter.mint(tickLower, tickUpper);
         const mint = receipt.logs
           .filter((log) => lower(log.address) === lower(poolAddress))
           .map((log) => pool.interface.parseLog(log))

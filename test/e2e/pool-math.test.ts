@@ -5,7 +5,6 @@ import {
   V2_PAIR_ABI,
   V2_ROUTER_ABI,
   V3_FACTORY_ABI,
-  V3_POSITION_MANAGER_ABI,
   V3_QUOTER_V2_ABI,
   V3_SWAP_ROUTER_ABI,
 } from '../../devnet/world/abis';
@@ -18,13 +17,13 @@ import {
   GAS_LIMIT,
   mined,
   startContractsWorld,
+  wethUsdcMinter,
   type ContractsWorld,
 } from './contracts/contracts-fixture';
 
 // World deployment takes a few seconds; jest's per-project testTimeout does not apply to hooks run this way.
 jest.setTimeout(180_000);
 
-const MAX_UINT256 = 2n ** 256n - 1n;
 const E18 = 10n ** 18n;
 
 interface Quote {
@@ -199,15 +198,7 @@ describe('pool math against the devnet contracts', () => {
       quoter = new Contract(ctx.world.contracts.uniswapV3QuoterV2, V3_QUOTER_V2_ABI, ctx.provider);
 
       const lp = ctx.accounts[0]!;
-      const manager = new Contract(ctx.world.contracts.uniswapV3PositionManager, V3_POSITION_MANAGER_ABI, lp);
-      for (const token of [weth, usdc]) {
-        await mined(
-          (ctx.token(token === weth ? 'WETH' : 'USDC').connect(lp) as Contract).getFunction('approve')(
-            ctx.world.contracts.uniswapV3PositionManager,
-            MAX_UINT256,
-          ),
-        );
-      }
+      const minter = await wethUsdcMinter(ctx, lp);
       const { tick } = await readPoolState(pool);
       const t0 = Math.floor(tick / 60) * 60;
       // Overlapping narrow ranges around the price, one ending exactly at the current tick's range start.
@@ -219,26 +210,7 @@ describe('pool math against the devnet contracts', () => {
         [t0 - 60, t0],
         [t0 + 60, t0 + 120],
       ];
-      for (const [tickLower, tickUpper] of ranges) {
-        await mined(
-          manager.getFunction('mint')(
-            {
-              token0,
-              token1,
-              fee: 3000,
-              tickLower,
-              tickUpper,
-              amount0Desired: token0 === weth ? 20n * E18 : 60_000n * 10n ** 6n,
-              amount1Desired: token1 === weth ? 20n * E18 : 60_000n * 10n ** 6n,
-              amount0Min: 0n,
-              amount1Min: 0n,
-              recipient: lp.address,
-              deadline: FAR_DEADLINE,
-            },
-            { gasLimit: GAS_LIMIT },
-          ),
-        );
-      }
+      for (const [tickLower, tickUpper] of ranges) await minter.mint(tickLower, tickUpper);
       narrowTicks = [...new Set(ranges.flat())].sort((a, b) => a - b);
     });
 

@@ -75,16 +75,29 @@ export const feesSchema: SchemaObject = {
   },
 };
 
+/** The single-chain pair and amount that a quote and its swap share (POST /swap adds the wallet and source). */
+export const singleChainPairRequired = [
+  'chainId',
+  'inTokenAddress',
+  'outTokenAddress',
+  'amount',
+  'gasPrice',
+  'slippage',
+];
+export const singleChainPairProperties: Record<string, SchemaObject> = {
+  chainId: chainIdSchema,
+  inTokenAddress: tokenAddressSchema,
+  outTokenAddress: tokenAddressSchema,
+  amount: amountSchema,
+  gasPrice: gasPriceSchema,
+  slippage: slippageSchema,
+};
+
 export const singleChainQuoteParams: SchemaObject = {
   type: 'object',
-  required: ['chainId', 'inTokenAddress', 'outTokenAddress', 'amount', 'gasPrice', 'slippage'],
+  required: singleChainPairRequired,
   properties: {
-    chainId: chainIdSchema,
-    inTokenAddress: tokenAddressSchema,
-    outTokenAddress: tokenAddressSchema,
-    amount: amountSchema,
-    gasPrice: gasPriceSchema,
-    slippage: slippageSchema,
+    ...singleChainPairProperties,
     includeGasInfo: { type: 'boolean', description: 'Adds `dataFeeTransaction` to the quote' },
     orderBy: { type: 'string', enum: [...ORDER_BY_VALUES], description: 'Default `MAX_OUT_AMOUNT`' },
     gasMultiplier: {

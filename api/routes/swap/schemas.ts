@@ -1,12 +1,10 @@
 import type { SchemaObject } from 'ajv';
 import {
-  amountSchema,
-  chainIdSchema,
+  crossChainQuoteParams,
   feesSchema,
-  gasPriceSchema,
   modeSchema,
-  slippageSchema,
-  tokenAddressSchema,
+  singleChainPairProperties,
+  singleChainPairRequired,
   walletAddressSchema,
   type Fees,
   type QuoteMode,
@@ -26,23 +24,9 @@ const aggregatorIdSchema: SchemaObject = {
 
 export const singleChainSwapParams: SchemaObject = {
   type: 'object',
-  required: [
-    'chainId',
-    'inTokenAddress',
-    'outTokenAddress',
-    'amount',
-    'gasPrice',
-    'slippage',
-    'account',
-    'aggregatorId',
-  ],
+  required: [...singleChainPairRequired, 'account', 'aggregatorId'],
   properties: {
-    chainId: chainIdSchema,
-    inTokenAddress: tokenAddressSchema,
-    outTokenAddress: tokenAddressSchema,
-    amount: amountSchema,
-    gasPrice: gasPriceSchema,
-    slippage: slippageSchema,
+    ...singleChainPairProperties,
     account: walletAddressSchema,
     aggregatorId: aggregatorIdSchema,
     dryRun: { type: 'boolean', description: 'Accepted for compatibility; has no effect' },
@@ -51,25 +35,10 @@ export const singleChainSwapParams: SchemaObject = {
 
 /** Cross-chain swap params are closed: `gasPrice` and `dryRun` are rejected. */
 export const crossChainSwapParams: SchemaObject = {
-  type: 'object',
-  required: [
-    'fromChainId',
-    'toChainId',
-    'inTokenAddress',
-    'outTokenAddress',
-    'amount',
-    'slippage',
-    'account',
-    'aggregatorId',
-  ],
-  additionalProperties: false,
+  ...crossChainQuoteParams,
+  required: [...(crossChainQuoteParams.required as string[]), 'account', 'aggregatorId'],
   properties: {
-    fromChainId: chainIdSchema,
-    toChainId: chainIdSchema,
-    inTokenAddress: tokenAddressSchema,
-    outTokenAddress: tokenAddressSchema,
-    amount: amountSchema,
-    slippage: slippageSchema,
+    ...crossChainQuoteParams.properties,
     account: walletAddressSchema,
     aggregatorId: aggregatorIdSchema,
   },

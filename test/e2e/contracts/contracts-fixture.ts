@@ -14,7 +14,15 @@ import {
 import { loadArtifact, type ContractName } from '../../../contracts-abi/artifacts';
 import { devnetKeys, type DevnetKeys } from '../../../devnet/keys';
 import { startChain, type ChainHandle } from '../../../devnet/start-chain';
-import { V2_FACTORY_ABI, V2_PAIR_ABI, V3_QUOTER_V2_ABI, WETH_ABI } from '../../../devnet/world/abis';
+import {
+  FAR_DEADLINE,
+  V2_FACTORY_ABI,
+  V2_PAIR_ABI,
+  V3_POSITION_MANAGER_ABI,
+  V3_QUOTER_V2_ABI,
+  WETH_ABI,
+} from '../../../devnet/world/abis';
+import { sortTokens } from '../../../devnet/world/uniswap-pool-address';
 import { deployWorld, type DeployedWorld } from '../../../devnet/world/deploy-world';
 
 /** Contract tests on one ganache chain with the fixture world: tokens, seeded Uniswap V2/V3 pools, our contracts. */
@@ -349,3 +357,42 @@ export interface GroupInput {
 
 /** The keeper's convention: id = keccak256 of the service's order id string. */
 export const orderId = (serviceId: string): string => id(serviceId);
+
+// ---- Uniswap V3 positions ----
+
+/**
+ * A liquidity provider for narrow WETH/USDC 0.3% positions: approves the position manager once, then each `mint`
+ * adds 20 WETH / 60,000 USDC desired between two ticks and returns its receipt (the pool's Mint event is in it).
+ */
+export async function wethUsdcMinter(ctx: ContractsWorld, lp: Wallet) {
+  const [weth, usdc] = [ctx.address('WETH'), ctx.address('USDC')];
+  const [token0, token1] = sortTokens(weth, usdc);
+  const manager = new Contract(ctx.world.contracts.uniswapV3PositionManager, V3_POSITION_MANAGER_ABI, lp);
+  for (const symbol of ['WETH', 'USDC']) {
+    await mined(
+      (ctx.token(symbol).connect(lp) as Contract).getFunction('approve')(manager.target, 2n ** 256n - 1n),
+    );
+  }
+  const desired = (token: string): bigint => (token === weth ? 20n * 10n ** 18n : 60_000n * 10n ** 6n);
+  return {
+    mint: (tickLower: number, tickUpper: number): Promise<TransactionReceipt> =>
+      mined(
+        manager.getFunction('mint')(
+          {
+            token0,
+            token1,
+            fee: 3000,
+            tickLower,
+            tickUpper,
+            amount0Desired: desired(token0),
+            amount1Desired: desired(token1),
+            amount0Min: 0n,
+            amount1Min: 0n,
+            recipient: lp.address,
+            deadline: FAR_DEADLINE,
+          },
+          { gasLimit: GAS_LIMIT },
+        ),
+      ),
+  };
+}
