@@ -1,4 +1,4 @@
-import { Contract, type BlockTag } from 'ethers';
+import { AbiCoder, Contract, id, type BlockTag } from 'ethers';
 import { ChainClient, type CallRequest } from '../../shared/chain/chain-client';
 import { simulateV3ExactIn } from '../../shared/routing/math/v3-swap';
 import type { PoolState, V2PoolState, V3PoolState } from '../../shared/routing/pools/pool-state';
@@ -6,7 +6,7 @@ import { BlockFollower } from '../../shared/routing/sources/block-follower';
 import { HOP_KIND_V2, HOP_KIND_V3, NEVER_REFRESHED } from '../../shared/routing/sources/liquidity-source';
 import { PoolStateCache } from '../../shared/routing/sources/pool-state-cache';
 import { devnetSourcesConfig, SourceRegistry } from '../../shared/routing/sources/source-registry';
-import { UniswapV3Source } from '../../shared/routing/sources/uniswap-v3-source';
+import { UniswapV3Source, ticksMatchLiquidity } from '../../shared/routing/sources/uniswap-v3-source';
 import { movePrice } from '../../devnet/market-mover';
 import { V2_PAIR_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
 import { loadNpmArtifact } from '../../devnet/world/npm-artifacts';
@@ -19,11 +19,14 @@ import { startContractsWorld, wethUsdcMinter, type ContractsWorld } from './cont
 jest.setTimeout(180_000);
 
 const CHAIN_ID = 1;
+const MINT_TOPIC = id('Mint(address,address,int24,int24,uint128,uint256,uint256)');
 const E18 = 10n ** 18n;
 
 /** Counts the RPC requests the sources make (each eth_call is one multicall chunk). */
 class CountingClient extends ChainClient {
   readonly counts = new Map<string, number>();
+  /** The filters of the eth_getLogs requests since counts were last cleared. */
+  readonly logFilters: Array<{ fromBlock: string; topics: unknown[] }> = [];
   private count(method: string): void {
     this.counts.set(method, (this.counts.get(method) ?? 0) + 1);
   }
@@ -36,7 +39,30 @@ class CountingClient extends ChainClient {
   }
   override send(method: string, params?: readonly unknown[]): Promise<unknown> {
     this.count(method);
+    if (method === 'eth_getLogs')
+      this.logFilters.push(params![0] as { fromBlock: string; topics: unknown[] });
     return super.send(method, params);
+  }
+}
+
+/**
+ * A node that mishandles the whole-history eth_getLogs the V3 source asks for its Mint events: it refuses it (as
+ * providers capping log ranges do), or it leaves out the logs `drop` selects.
+ */
+class FaultyLogsClient extends ChainClient {
+  constructor(
+    private readonly fault: 'refuse' | { drop: (log: { address: string; topics: string[] }) => boolean },
+  ) {
+    super({ chainId: CHAIN_ID, name: 'devnet', rpcUrls: [ctx.chain.rpcUrl] });
+  }
+  override async send(method: string, params?: readonly unknown[]): Promise<unknown> {
+    const wholeHistory =
+      method === 'eth_getLogs' && (params![0] as { fromBlock: string }).fromBlock === '0x0';
+    if (!wholeHistory) return super.send(method, params);
+    if (this.fault === 'refuse') throw new Error('query returned more than 10000 results');
+    const { drop } = this.fault;
+    const logs = (await super.send(method, params)) as Array<{ address: string; topics: string[] }>;
+    return logs.filter((log) => !drop(log));
   }
 }
 
@@ -52,6 +78,7 @@ const poolAbi = () => loadNpmArtifact('UniswapV3Pool').abi;
 
 async function timedRefresh(blockNumber: number, label: string) {
   client.counts.clear();
+  client.logFilters.length = 0;
   const began = performance.now();
   const refresh = await registry.refreshAll(blockNumber);
   const ms = performance.now() - began;
@@ -60,6 +87,33 @@ async function timedRefresh(blockNumber: number, label: string) {
   );
   expect(refresh.failures).toEqual([]);
   return refresh;
+}
+
+const sortPools = (pools: readonly PoolState[]) =>
+  [...pools].sort((a, b) => a.address.localeCompare(b.address));
+
+/**
+ * The V3 pools a new source reads through `over` at the block (every tick set read from scratch), sorted; only
+ * the pools of one fee tier between `only.symbols` when given.
+ */
+async function freshV3Pools(
+  over: ChainClient,
+  blockNumber: number,
+  only?: { symbols: readonly string[]; fee: number },
+): Promise<PoolState[]> {
+  const fresh = new UniswapV3Source({
+    client: over,
+    id: 'uniswap-v3',
+    name: 'Uniswap V3',
+    factory: ctx.world.contracts.uniswapV3Factory,
+    multicall: ctx.world.contracts.multicall,
+    feeTiers: only && [only.fee],
+  });
+  await fresh.discover(
+    only ? only.symbols.map((s) => ctx.address(s)) : ctx.world.tokens.map((t) => t.address),
+  );
+  await fresh.refresh(blockNumber);
+  return sortPools(fresh.snapshot().pools);
 }
 
 function v3State(address: string): V3PoolState {
@@ -206,18 +260,46 @@ describe('liquidity sources on the devnet world', () => {
       );
 
       // A fresh source reading every tick set gives the same state as the incremental refresh.
-      const fresh = new UniswapV3Source({
-        client,
-        id: 'uniswap-v3',
-        name: 'Uniswap V3',
-        factory: ctx.world.contracts.uniswapV3Factory,
-        multicall: ctx.world.contracts.multicall,
+      expect(await freshV3Pools(client, blockNumber)).toEqual(
+        sortPools(registry.get('uniswap-v3')!.snapshot().pools),
+      );
+    });
+
+    it('reads every tick set by bitmap scan, to the same state, when the node refuses the Mint log history', async () => {
+      const refusing = new FaultyLogsClient('refuse');
+      try {
+        // WETH/USDC 0.3 % only (with the narrow positions): a full bitmap scan takes seconds on ganache.
+        const { blockNumber } = registry.get('uniswap-v3')!.snapshot();
+        expect(await freshV3Pools(refusing, blockNumber, { symbols: ['WETH', 'USDC'], fee: 3000 })).toEqual([
+          v3State(poolAddress),
+        ]);
+      } finally {
+        refusing.close();
+      }
+    });
+
+    it('notices Mint logs missing from the answer (ticks not adding up to the liquidity) and scans that pool instead', async () => {
+      // The narrow position around the current tick: its ticks are no other position's, and it is in range.
+      const straddling = narrow[0]!;
+      const topicOf = (tick: number) => AbiCoder.defaultAbiCoder().encode(['int24'], [tick]);
+      const dropping = new FaultyLogsClient({
+        drop: (log) =>
+          lower(log.address) === lower(poolAddress) &&
+          log.topics[2] === topicOf(straddling.tickLower) &&
+          log.topics[3] === topicOf(straddling.tickUpper),
       });
-      await fresh.discover(ctx.world.tokens.map((t) => t.address));
-      await fresh.refresh(blockNumber);
-      const sort = (pools: readonly PoolState[]) =>
-        [...pools].sort((a, b) => a.address.localeCompare(b.address));
-      expect(sort(fresh.snapshot().pools)).toEqual(sort(registry.get('uniswap-v3')!.snapshot().pools));
+      try {
+        const { blockNumber, pools } = registry.get('uniswap-v3')!.snapshot();
+        const state = v3State(poolAddress);
+        const withoutIt = state.ticks.filter(
+          (t) => t.index !== straddling.tickLower && t.index !== straddling.tickUpper,
+        );
+        expect(ticksMatchLiquidity(withoutIt, state.tick, state.liquidity)).toBe(false);
+        expect(ticksMatchLiquidity(state.ticks, state.tick, state.liquidity)).toBe(true);
+        expect(await freshV3Pools(dropping, blockNumber)).toEqual(sortPools(pools));
+      } finally {
+        dropping.close();
+      }
     });
 
     it('simulateV3ExactIn on the loaded state equals QuoterV2 for amounts crossing ticks', async () => {
@@ -351,6 +433,7 @@ describe('liquidity sources on the devnet world', () => {
       await ctx.provider.send('evm_mine', []);
       await ctx.provider.send('evm_mine', []);
       client.counts.clear();
+      client.logFilters.length = 0;
       const began = performance.now();
       const second = await follower.poll();
       report.push(
@@ -360,8 +443,10 @@ describe('liquidity sources on the devnet world', () => {
       const current = cache.get(CHAIN_ID)!;
       expect(current.blockNumber).toBe(orphan.blockNumber + 1);
       expect(current.blockHash).not.toBe(orphan.blockHash);
-      // Every tick set was read again (bitmap words of all V3 pools: two eth_calls at least).
-      expect(client.counts.get('eth_getLogs') ?? 0).toBe(0);
+      // Every tick set was read again: the Mint history of every pool, not the Mint/Burn logs since a block.
+      expect(client.logFilters).toEqual([
+        expect.objectContaining({ fromBlock: '0x0', topics: [MINT_TOPIC] }),
+      ]);
       expect(await follower.poll()).toEqual({ refreshed: false });
     });
   });

@@ -1,4 +1,4 @@
-import { Interface, ZeroAddress, id, toQuantity } from 'ethers';
+import { AbiCoder, Interface, ZeroAddress, id, toQuantity } from 'ethers';
 import type { ChainClient } from '../../chain/chain-client';
 import { multicall, type MulticallCall, type MulticallResponse } from '../../chain/multicall';
 import { MAX_TICK, MIN_TICK } from '../math/tick-math';
@@ -19,7 +19,11 @@ const poolInterface = new Interface([
   'function ticks(int24) view returns (uint128 liquidityGross, int128 liquidityNet, uint256 feeGrowthOutside0X128, uint256 feeGrowthOutside1X128, int56 tickCumulativeOutside, uint160 secondsPerLiquidityOutsideX128, uint32 secondsOutside, bool initialized)',
 ]);
 
-/** The only events that change which ticks are initialized or their liquidityNet. */
+/**
+ * The only events that change which ticks are initialized or their liquidityNet. Mint also names every tick
+ * that can be initialized at all: UniswapV3Pool flips a tick on only in a mint, at the position's tickLower or
+ * tickUpper (its indexed topics 2 and 3).
+ */
 const MINT_TOPIC = id('Mint(address,address,int24,int24,uint128,uint256,uint256)');
 const BURN_TOPIC = id('Burn(address,int24,int24,uint128,uint256,uint256)');
 
@@ -55,6 +59,19 @@ interface KnownPool {
   tickSpacing: number;
 }
 
+/** A pool's head at the block its ticks are read at: what a complete tick set must agree with. */
+interface LivePool {
+  pool: KnownPool;
+  tick: number;
+  liquidity: bigint;
+}
+
+interface TickInfo extends V3Tick {
+  initialized: boolean;
+}
+
+const abiCoder = AbiCoder.defaultAbiCoder();
+
 /** The bitmap words (int16 word positions) that cover every usable tick of a pool with this spacing. */
 export function bitmapWords(tickSpacing: number): number[] {
   // Usable ticks are the multiples of the spacing within [MIN_TICK, MAX_TICK]; word = compressed >> 8.
@@ -73,9 +90,27 @@ export function ticksOfWord(word: number, bits: bigint, tickSpacing: number): nu
 }
 
 /**
+ * Whether a tick set can be the pool's whole set: every position adds +L at its lower tick and -L at its upper,
+ * so the liquidityNet of all ticks sum to zero, and those at or below the current tick sum to the in-range
+ * liquidity (the pool keeps `tick` below a tick it crossed downwards). A tick missing from the set breaks one of
+ * the two unless its whole position is missing and lies out of range.
+ */
+export function ticksMatchLiquidity(ticks: readonly V3Tick[], tick: number, liquidity: bigint): boolean {
+  let total = 0n;
+  let inRange = 0n;
+  for (const t of ticks) {
+    total += t.liquidityNet;
+    if (t.index <= tick) inRange += t.liquidityNet;
+  }
+  return total === 0n && inRange === liquidity;
+}
+
+/**
  * Uniswap V3 pools: discovery from factory.getPool over token pairs × fee tiers; each refresh reads slot0 and
- * liquidity of every pool, and the initialized ticks (bitmap words over the whole usable range, then
- * ticks(index) of every set bit) only of the pools whose tick set may have changed.
+ * liquidity of every pool, and the initialized ticks only of the pools whose tick set may have changed: the ticks
+ * their Mint events name (one eth_getLogs), or, when the node will not serve the pools' whole log history or the
+ * ticks found do not add up to the pool's liquidity, every bitmap word over the usable range (hundreds of views
+ * a pool: fast on a production node, seconds on ganache). Either way liquidityNet is read from the pool.
  */
 export class UniswapV3Source implements LiquiditySource {
   readonly id: string;
@@ -169,7 +204,7 @@ export class UniswapV3Source implements LiquiditySource {
       ),
       this.poolsWithLiquidityEvents(pools, blockNumber),
     ]);
-    const live: Array<{ pool: KnownPool; sqrtPriceX96: bigint; tick: number; liquidity: bigint }> = [];
+    const live: Array<LivePool & { sqrtPriceX96: bigint }> = [];
     pools.forEach((pool, i) => {
       const slot0 = heads.results[2 * i]!;
       const liquidity = heads.results[2 * i + 1]!;
@@ -187,9 +222,9 @@ export class UniswapV3Source implements LiquiditySource {
         liquidity: poolInterface.decodeFunctionResult('liquidity', liquidity.returnData)[0] as bigint,
       });
     });
-    const stale = live
-      .map((l) => l.pool)
-      .filter((p) => changed === undefined || changed.has(p.address) || !this.ticks.has(p.address));
+    const stale = live.filter(
+      ({ pool: p }) => changed === undefined || changed.has(p.address) || !this.ticks.has(p.address),
+    );
     const reloaded = await this.readTicks(stale, blockNumber);
     const ticks = new Map(this.ticks);
     for (const [address, poolTicks] of reloaded) ticks.set(address, poolTicks);
@@ -270,10 +305,65 @@ export class UniswapV3Source implements LiquiditySource {
     return new Set(logs.map((log) => log.address.toLowerCase()));
   }
 
-  /** Every initialized tick of each pool at the block: bitmap words, then ticks(index) of each set bit. */
-  private async readTicks(pools: readonly KnownPool[], blockNumber: number): Promise<Map<string, V3Tick[]>> {
-    const out = new Map<string, V3Tick[]>(pools.map((p) => [p.address, []]));
+  /** Every initialized tick of each pool at the block, sorted: from its Mint events, else by bitmap scan. */
+  private async readTicks(pools: readonly LivePool[], blockNumber: number): Promise<Map<string, V3Tick[]>> {
+    const out = new Map<string, V3Tick[]>();
     if (pools.length === 0) return out;
+    let scan = pools.map((p) => p.pool);
+    const minted = await this.mintedTicks(scan, blockNumber);
+    if (minted) {
+      const infos = await this.tickInfos(
+        pools.flatMap(({ pool }) =>
+          [...minted.get(pool.address)!].sort((a, b) => a - b).map((index) => ({ pool, index })),
+        ),
+        blockNumber,
+      );
+      scan = [];
+      for (const { pool, tick, liquidity } of pools) {
+        const ticks = (infos.get(pool.address) ?? [])
+          .filter((t) => t.initialized)
+          .map(({ index, liquidityNet }) => ({ index, liquidityNet }));
+        if (ticksMatchLiquidity(ticks, tick, liquidity)) out.set(pool.address, ticks);
+        else scan.push(pool);
+      }
+    }
+    for (const [address, ticks] of await this.scanBitmaps(scan, blockNumber)) out.set(address, ticks);
+    return out;
+  }
+
+  /**
+   * The tickLower and tickUpper of every Mint of each pool up to the block; undefined when the node refuses the
+   * range (providers cap eth_getLogs spans and result sizes) or answers something else than a log list.
+   */
+  private async mintedTicks(
+    pools: readonly KnownPool[],
+    blockNumber: number,
+  ): Promise<Map<string, Set<number>> | undefined> {
+    const logs = (await this.client
+      .send('eth_getLogs', [
+        {
+          address: pools.map((p) => p.address),
+          topics: [MINT_TOPIC],
+          fromBlock: '0x0',
+          toBlock: toQuantity(blockNumber),
+        },
+      ])
+      .catch(() => undefined)) as Array<{ address: string; topics: string[] }> | undefined;
+    if (!Array.isArray(logs)) return undefined;
+    const out = new Map(pools.map((p) => [p.address, new Set<number>()]));
+    for (const log of logs) {
+      const ticks = out.get(log.address.toLowerCase());
+      if (!ticks || log.topics.length < 4) continue;
+      for (const topic of log.topics.slice(2, 4)) ticks.add(Number(abiCoder.decode(['int24'], topic)[0]));
+    }
+    return out;
+  }
+
+  /** Every tick whose bitmap bit is set: bitmap words over the pool's usable range, then ticks(index). */
+  private async scanBitmaps(
+    pools: readonly KnownPool[],
+    blockNumber: number,
+  ): Promise<Map<string, V3Tick[]>> {
     const wordCalls: Array<{ pool: KnownPool; word: number }> = pools.flatMap((pool) =>
       bitmapWords(pool.tickSpacing).map((word) => ({ pool, word })),
     );
@@ -295,6 +385,22 @@ export class UniswapV3Source implements LiquiditySource {
       const bits = poolInterface.decodeFunctionResult('tickBitmap', result.returnData)[0] as bigint;
       for (const index of ticksOfWord(word, bits, pool.tickSpacing)) tickCalls.push({ pool, index });
     });
+    const infos = await this.tickInfos(tickCalls, blockNumber);
+    // Words were read in ascending order and bits ascending within a word: ticks are already sorted.
+    return new Map(
+      pools.map((p) => [
+        p.address,
+        (infos.get(p.address) ?? []).map(({ index, liquidityNet }) => ({ index, liquidityNet })),
+      ]),
+    );
+  }
+
+  /** ticks(index) of each (pool, index), in the order asked, grouped per pool. */
+  private async tickInfos(
+    tickCalls: ReadonlyArray<{ pool: KnownPool; index: number }>,
+    blockNumber: number,
+  ): Promise<Map<string, TickInfo[]>> {
+    const out = new Map<string, TickInfo[]>(tickCalls.map(({ pool }) => [pool.address, []]));
     const calls: MulticallCall[] = tickCalls.map(({ pool, index }) => ({
       target: pool.address,
       callData: poolInterface.encodeFunctionData('ticks', [index]),
@@ -307,10 +413,13 @@ export class UniswapV3Source implements LiquiditySource {
       const { pool, index } = tickCalls[i]!;
       if (!result.success)
         throw new Error(`ticks(${index}) of pool ${pool.address} failed at block ${blockNumber}`);
-      const liquidityNet = poolInterface.decodeFunctionResult('ticks', result.returnData)[1] as bigint;
-      out.get(pool.address)!.push({ index, liquidityNet });
+      const info = poolInterface.decodeFunctionResult('ticks', result.returnData);
+      out.get(pool.address)!.push({
+        index,
+        liquidityNet: info[1] as bigint,
+        initialized: info[7] as boolean,
+      });
     });
-    // Words were read in ascending order and bits ascending within a word: ticks are already sorted.
     return out;
   }
 }
