@@ -7,9 +7,11 @@ import { RpcMetrics } from '../shared/chain/rpc-metrics';
 import type { AppConfig } from '../shared/config/config-schema';
 import { createLogger, type Logger } from '../shared/log/create-logger';
 import { openStore, type Store } from '../shared/store/store';
-import { startQuoting } from '../shared/routing/quoting-service';
+import { startQuoting, type QuotingService } from '../shared/routing/quoting-service';
+import { Prices } from '../shared/routing/prices/usd-prices';
+import { GasPriceReader } from '../shared/chain/gas-price-reader';
 import { tokensOfChain } from '../shared/tokens/token-lists';
-import { createAdminServer } from './admin-server';
+import { createAdminServer } from '../shared/metrics/admin-server';
 import { createApp } from './app';
 import { AccountAuthenticator } from './gateway/account-authenticator';
 import { loadMasterKey } from './gateway/master-key';
@@ -25,11 +27,14 @@ import { RequestValidator } from './service/validator';
 const NONCE_PURGE_INTERVAL_MS = 60_000;
 const API_RPC_TIMEOUT_MS = 2_500;
 const SOURCE_RPC_TIMEOUT_MS = 30_000;
+const SWAP_RPC_TIMEOUT_MS = 10_000;
 
 export interface ApiOptions {
   log?: Logger;
   /** A store the caller owns (tests share one between two api instances); otherwise opened from config. */
   store?: Store;
+  /** Block polling of the pool state (default 1 s); the embedded mode shares the api's with the keeper. */
+  blockPollMs?: number;
 }
 
 export interface ApiInstance {
@@ -37,6 +42,8 @@ export interface ApiInstance {
   store: Store;
   metrics: ApiMetrics;
   log: Logger;
+  /** Pool state and quotes; the embedded mode hands it to the keeper so a chain's pools are loaded once. */
+  quoting: QuotingService;
   /** Starts the public and admin servers; resolves with their base URLs. */
   listen(): Promise<{ baseUrl: string; adminUrl: string }>;
   close(): Promise<void>;
@@ -98,6 +105,14 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     metrics: rpcMetrics,
     log,
   });
+  // The swap's dry run and gas estimate run the route in the node's EVM (several times for eth_estimateGas): a
+  // longer budget than plain reads, still well inside the gateway's timeout.
+  const swapClients = new ChainClients(chains, {
+    timeoutMs: SWAP_RPC_TIMEOUT_MS,
+    retries: 1,
+    metrics: rpcMetrics,
+    log,
+  });
   const transactionStatus = { forChain: (chainId: number) => chainClients.find(chainId) };
   // Pool states follow each chain's blocks in the background; quotes read them from memory only.
   const quoting = startQuoting({
@@ -105,6 +120,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     clients: sourceClients,
     tokens: { tokensOf: (chainId) => listedTokens.get(chainId) ?? [] },
     log,
+    pollMs: options.blockPollMs,
   });
   const routes = serviceRoutes({
     store,
@@ -113,7 +129,13 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     validator,
     now: Date.now,
     transactionStatus,
-    quotes: { engine: quoting.engine, protocolFeePips: config.protocolFeePips },
+    quotes: {
+      engine: quoting.engine,
+      protocolFeePips: config.protocolFeePips,
+      prices: new Prices(quoting.engine, { tokensOf: (chainId) => listedTokens.get(chainId) ?? [] }),
+      gasPrices: new GasPriceReader(chainClients),
+    },
+    chainClients: swapClients,
   });
   const app = createApp({
     log,
@@ -146,6 +168,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     store,
     metrics,
     log,
+    quoting,
     async listen() {
       const origin = await listenOn(server, config.host, config.port);
       const adminUrl = await listenOn(admin, config.host, config.adminPort);
@@ -157,6 +180,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
       await quoting.stop();
       chainClients.close();
       sourceClients.close();
+      swapClients.close();
       if (!options.store) await store.close();
     },
   };

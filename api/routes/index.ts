@@ -9,6 +9,7 @@ import { listChainsRoute } from './chains/list-chains';
 import { dcaRoutes } from './dca';
 import { limitOrderRoutes } from './limit-orders';
 import { DEFAULT_PROTOCOL_FEE_PIPS, quotesRoute, type QuotesDeps } from './quotes/post-quotes';
+import { swapRoute, type SwapDeps } from './swap/post-swap';
 import { supportChainRoute } from './support-chain/support-chain';
 import { listTokensRoute } from './tokens/list-tokens';
 import { transactionStatusRoute } from './transactions/get-transaction-status';
@@ -27,7 +28,9 @@ export interface RouteDeps {
   /** On-chain reads for GET /transactions/{hash}; absent: every status read answers 500 TX_STATUS_ERROR. */
   transactionStatus?: TransactionStatusSource;
   /** The quote engine and the protocol fee; absent: every quote answers 422 NO_ROUTE. */
-  quotes?: Pick<QuotesDeps, 'engine' | 'protocolFeePips'>;
+  quotes?: Pick<QuotesDeps, 'engine' | 'protocolFeePips' | 'prices' | 'gasPrices'>;
+  /** RPC clients for the swap's dry run; absent: every swap answers 422 NO_ROUTE. */
+  chainClients?: SwapDeps['clients'];
 }
 
 /** Every served endpoint, in the order of the spec, then the documentation generated from them. */
@@ -39,6 +42,16 @@ export function serviceRoutes(deps: RouteDeps): RouteDefinition[] {
       tokens: deps.store.tokens,
       engine: deps.quotes?.engine,
       protocolFeePips: deps.quotes?.protocolFeePips ?? DEFAULT_PROTOCOL_FEE_PIPS,
+      prices: deps.quotes?.prices,
+      gasPrices: deps.quotes?.gasPrices,
+    }),
+    swapRoute({
+      chains: deps.chains,
+      tokens: deps.store.tokens,
+      engine: deps.quotes?.engine,
+      protocolFeePips: deps.quotes?.protocolFeePips ?? DEFAULT_PROTOCOL_FEE_PIPS,
+      clients: deps.chainClients ?? { find: () => undefined },
+      now: deps.now,
     }),
     transactionStatusRoute({
       chains: deps.chains,

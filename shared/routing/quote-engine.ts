@@ -89,11 +89,21 @@ export class QuoteEngine {
     return this.chains.has(chainId);
   }
 
+  /** Block of the pool states quotes read now; undefined before the chain's first refresh. */
+  blockNumber(chainId: number): number | undefined {
+    return this.cache.get(chainId)?.blockNumber;
+  }
+
   /** Routing address of a token: lowercase, the native pseudo-address as the wrapped native. */
   routingToken(chainId: number, address: string): string {
     const chain = this.chainOf(chainId);
     const lower = address.toLowerCase();
     return lower === NATIVE_PSEUDO_ADDRESS ? chain.wrappedNative.toLowerCase() : lower;
+  }
+
+  /** Every aggregatorId a quote on the chain can return: its sources, then our router. */
+  sourceIds(chainId: number): string[] {
+    return [...this.chainOf(chainId).sources.map((s) => s.id), SMART_ROUTER_ID];
   }
 
   sourceName(chainId: number, sourceId: string): string {

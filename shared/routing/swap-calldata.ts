@@ -53,7 +53,7 @@ export interface SwapTransaction {
   value: bigint;
 }
 
-interface HopParams {
+export interface HopParams {
   kind: number;
   tokenOut: string;
   fee: number;
@@ -61,7 +61,7 @@ interface HopParams {
   data: string;
 }
 
-interface PathParams {
+export interface PathParams {
   weight: bigint;
   hops: HopParams[];
 }
@@ -106,6 +106,28 @@ function pathOf(split: Split, tokenIn: string, tokenOut: string): PathParams {
   return { weight: split.amountIn, hops };
 }
 
+/**
+ * RouteTypes.Path structs for splits (SwapRouter.swap and OrderExecutor groups share them). Throws RangeError
+ * when the splits do not route tokenIn to tokenOut or do not sum to amountIn.
+ */
+export function pathsOf(
+  splits: readonly Split[],
+  tokenIn: string,
+  tokenOut: string,
+  amountIn: bigint,
+): PathParams[] {
+  if (splits.length === 0) throw new RangeError('no splits');
+  if (splits.some((s) => s.amountIn <= 0n)) throw new RangeError('every split must carry a positive amount');
+  if (splits.reduce((sum, s) => sum + s.amountIn, 0n) !== amountIn) {
+    throw new RangeError('split amounts must sum to amountIn');
+  }
+  // With a native side the routes' end tokens cannot be checked against it, but they must agree.
+  const starts = new Set(splits.map((s) => s.route.path[0]));
+  const ends = new Set(splits.map((s) => s.route.path[s.route.path.length - 1]));
+  if (starts.size !== 1 || ends.size !== 1) throw new RangeError('splits do not share their tokens');
+  return splits.map((s) => pathOf(s, tokenIn, tokenOut));
+}
+
 /** The SwapRouter.swap transaction the account sends; throws RangeError on inconsistent input. */
 export function buildSwapTransaction(input: BuildSwapInput): SwapTransaction {
   const { amountIn, splits } = input;
@@ -119,15 +141,6 @@ export function buildSwapTransaction(input: BuildSwapInput): SwapTransaction {
   ) {
     throw new RangeError('integratorFeeBps must be a uint16');
   }
-  if (splits.length === 0) throw new RangeError('no splits');
-  if (splits.some((s) => s.amountIn <= 0n)) throw new RangeError('every split must carry a positive amount');
-  if (splits.reduce((sum, s) => sum + s.amountIn, 0n) !== amountIn) {
-    throw new RangeError('split amounts must sum to amountIn');
-  }
-  // With a native side the routes' end tokens cannot be checked against it, but they must agree.
-  const starts = new Set(splits.map((s) => s.route.path[0]));
-  const ends = new Set(splits.map((s) => s.route.path[s.route.path.length - 1]));
-  if (starts.size !== 1 || ends.size !== 1) throw new RangeError('splits do not share their tokens');
 
   const params = {
     account: getAddress(input.account),
@@ -138,7 +151,7 @@ export function buildSwapTransaction(input: BuildSwapInput): SwapTransaction {
     deadline: input.deadline,
     integratorFeeBps: input.integratorFeeBps,
     integratorFeeRecipient: getAddress(input.integratorFeeRecipient),
-    paths: splits.map((s) => pathOf(s, input.tokenIn, input.tokenOut)),
+    paths: pathsOf(splits, input.tokenIn, input.tokenOut, amountIn),
   };
   return {
     to: getAddress(input.swapRouter),

@@ -1,15 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Contract, getAddress } from 'ethers';
-import { loadDevnetConfig } from '../../devnet/devnet-config';
 import type { ManifestChain } from '../../devnet/manifest';
-import { startDevnet, type RunningDevnet } from '../../devnet/start-devnet';
+import type { RunningDevnet } from '../../devnet/start-devnet';
 import { V2_ROUTER_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
-import { createLogger } from '../../shared/log/create-logger';
-import { newAccountClient, type ApiClient, type ApiResponse, type Envelope } from '../helpers/api-client';
-import { startApi, type RunningApi } from '../helpers/api-harness';
-import { createStoreTarget, type StoreTarget } from '../helpers/store-targets';
+import type { ApiClient, ApiResponse, Envelope } from '../helpers/api-client';
+import { startDevnetApi, waitUntilQuotesAvailable, type DevnetApi } from '../helpers/devnet-api';
 
 /** POST /quotes single-chain through the real HTTP API, against a devnet chain with the fixture world. */
 
@@ -54,11 +48,9 @@ function wrongChecksum(address: string): string {
 }
 
 describe('POST /quotes (single-chain)', () => {
-  let dataDir: string;
+  let api: DevnetApi;
   let devnet: RunningDevnet;
   let manifest: ManifestChain;
-  let target: StoreTarget;
-  let running: RunningApi;
   let client: ApiClient;
   let weth: string;
   let usdc: string;
@@ -95,33 +87,15 @@ describe('POST /quotes (single-chain)', () => {
   }
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'tas-quotes-'));
-    devnet = await startDevnet(
-      loadDevnetConfig({ DATA_DIR: dataDir, DEVNET_CHAINS: String(CHAIN_ID), DEVNET_PORTS: '0' }),
-      createLogger('silent', 'test'),
-    );
-    manifest = devnet.manifest.chains[0]!;
+    api = await startDevnetApi(CHAIN_ID, 'tas-quotes-');
+    ({ devnet, manifest, client } = api);
     weth = manifest.contracts.weth;
     usdc = manifest.tokens.find((t) => t.symbol === 'USDC')!.address;
-    target = await createStoreTarget('sqlite');
-    running = await startApi(target, {}, { chains: devnet.chains });
-    client = await newAccountClient(running.baseUrl);
-    // Pools load in the background after start: until the first refresh, quotes answer NO_ROUTE.
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const res = await single();
-      if (res.status === 200) break;
-      expect(res.body.error?.code).toBe('NO_ROUTE');
-      if (Date.now() > deadline) throw new Error('quotes never became available');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitUntilQuotesAvailable(() => single());
   });
 
   afterAll(async () => {
-    await running?.close();
-    await target?.cleanup();
-    await devnet?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await api?.close();
   });
 
   it('quotes WETH to USDC over every source, best first, with the aggregated router among them', async () => {

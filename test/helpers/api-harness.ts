@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { buildApi, type ApiInstance } from '../../api/build-api';
+import { buildApi, type ApiInstance, type ApiOptions } from '../../api/build-api';
 import type { AppConfig } from '../../shared/config/config-schema';
 import { loadConfig } from '../../shared/config/load-config';
 import type { Store } from '../../shared/store/store';
@@ -45,9 +45,10 @@ export async function startApi(
   target: StoreTarget,
   env: Record<string, string> = {},
   overrides: Partial<AppConfig> = {},
+  options: ApiOptions = {},
 ): Promise<RunningApi> {
   const config = testConfig(target, env, overrides);
-  const api = await buildApi(config);
+  const api = await buildApi(config, options);
   const { baseUrl, adminUrl } = await api.listen();
   return { api, baseUrl, adminUrl, store: api.store, config, close: () => api.close() };
 }

@@ -1,42 +1,34 @@
-import { parseUnits } from 'ethers';
-import type { ChainRegistry } from '../../../shared/chain/chain-registry';
-import { ServiceError, ValidationError } from '../../../shared/domain/errors';
+import { ServiceError } from '../../../shared/domain/errors';
 import { applyFees } from '../../../shared/routing/fees';
-import type { QuoteEngine } from '../../../shared/routing/quote-engine';
-import type { TokensRepository } from '../../../shared/store/repositories/tokens-repository';
+import type { GasPriceReader } from '../../../shared/chain/gas-price-reader';
+import type { Prices } from '../../../shared/routing/prices/usd-prices';
 import { quotesEndpoint } from '../../openapi/documented-endpoints';
 import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import { INVALID_BODY } from '../../service/validator';
+import { dataFeeTransaction, scaledGas } from './data-fee-transaction';
+import { GWEI, noRoute, resolveSingleChainTrade, type TradeDeps } from './single-chain-trade';
 import { singleChainQuote, type SingleChainQuote } from './quote-response';
 import type { QuoteRequest, SingleChainQuoteParams } from './schemas';
 
 /** 15 bps: the spec's default protocol fee (PROTOCOL_FEE_PIPS). */
 export const DEFAULT_PROTOCOL_FEE_PIPS = 1500;
-export const NO_ROUTE_MESSAGE = 'No route found for this pair and amount';
-const GWEI = 10n ** 9n;
 
-export const noRoute = (): ServiceError => new ServiceError('NO_ROUTE', 422, NO_ROUTE_MESSAGE);
-
-export interface QuotesDeps {
-  chains: ChainRegistry;
-  tokens: TokensRepository;
-  /** Absent when no chain can be quoted (no chain has contracts and an RPC client). */
-  engine?: QuoteEngine;
+export interface QuotesDeps extends TradeDeps {
   protocolFeePips: number;
+  /** For `includeGasInfo`; absent: the fee is priced at the request's `gasPrice` and USD fields are null. */
+  prices?: Prices;
+  gasPrices?: Pick<GasPriceReader, 'effectiveGasPrice'>;
 }
 
-/** `amount` in base units, exactly; a fraction finer than the token's decimals is a 400 on the field. */
-function baseUnits(amount: string, token: { symbol: string; decimals: number }): bigint {
-  try {
-    return parseUnits(amount, token.decimals);
-  } catch {
-    throw new ValidationError(INVALID_BODY, [
-      {
-        field: 'params.amount',
-        message: `Must have at most ${token.decimals} decimal places (${token.symbol} has ${token.decimals} decimals)`,
-      },
-    ]);
+/** The chain's gas price now; the request's `gasPrice` hint when the RPC cannot tell (the quote still answers). */
+async function effectiveGasPrice(deps: QuotesDeps, chainId: number, hintGwei: string): Promise<bigint> {
+  if (deps.gasPrices) {
+    try {
+      return await deps.gasPrices.effectiveGasPrice(chainId);
+    } catch {
+      // Fall through to the hint: gas information is an estimate either way.
+    }
   }
+  return BigInt(hintGwei) * GWEI;
 }
 
 async function quoteSingleChain(
@@ -45,24 +37,7 @@ async function quoteSingleChain(
   feeBps: number,
 ): Promise<SingleChainQuote> {
   const { chainId } = params;
-  if (!deps.chains.isEnabled(chainId)) {
-    throw new ValidationError(`Chain ${chainId} is not enabled`, [
-      { field: 'params.chainId', message: `Chain ${chainId} is not enabled` },
-    ]);
-  }
-  const engine = deps.engine;
-  // An enabled chain without contracts is listed but not tradable: nothing can route on it.
-  if (!engine?.isQuotable(chainId)) throw noRoute();
-  const [tokenIn, tokenOut] = await Promise.all([
-    deps.tokens.find(chainId, params.inTokenAddress),
-    deps.tokens.find(chainId, params.outTokenAddress),
-  ]);
-  // A token GET /tokens does not list is a pair no source routes.
-  if (!tokenIn || !tokenOut) throw noRoute();
-  const amountIn = baseUnits(params.amount, tokenIn);
-  if (amountIn === 0n) {
-    throw new ValidationError(INVALID_BODY, [{ field: 'params.amount', message: 'Must be greater than 0' }]);
-  }
+  const { engine, tokenIn, tokenOut, amountIn } = await resolveSingleChainTrade(deps, params);
   const result = engine.quote({
     chainId,
     tokenIn: tokenIn.address,
@@ -73,15 +48,34 @@ async function quoteSingleChain(
   });
   if (!result) throw noRoute();
   const fees = applyFees(result.quotes[0]!.amountOut, deps.protocolFeePips, feeBps);
-  return singleChainQuote({
+  const gasMultiplier = params.gasMultiplier ?? 'NONE';
+  const quote = singleChainQuote({
     engine,
     chainId,
     result,
     fees,
     amountIn,
     ends: { tokenIn: params.inTokenAddress, tokenOut: params.outTokenAddress },
-    gasMultiplier: params.gasMultiplier ?? 'NONE',
+    gasMultiplier,
   });
+  if (params.includeGasInfo !== true) return quote;
+  // The multiplier scales the reported estimate itself, and the fee is computed from the scaled figure.
+  const gas = scaledGas(result.quotes[0]!.gasEstimate, gasMultiplier);
+  const chain = deps.chains.get(chainId)!;
+  const price = await effectiveGasPrice(deps, chainId, params.gasPrice);
+  return {
+    ...quote,
+    estimatedGas: gas.toString(),
+    dataFeeTransaction: dataFeeTransaction({
+      prices: deps.prices,
+      chainId,
+      gas,
+      effectiveGasPrice: price,
+      tokenIn: { address: params.inTokenAddress, decimals: tokenIn.decimals },
+      amountIn,
+      chain,
+    }),
+  };
 }
 
 /**

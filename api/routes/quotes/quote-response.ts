@@ -2,6 +2,7 @@ import { getAddress } from 'ethers';
 import type { FeeBreakdown } from '../../../shared/routing/fees';
 import type { QuoteEngine, QuoteResult } from '../../../shared/routing/quote-engine';
 import type { Split } from '../../../shared/routing/splitting/best-split';
+import type { DataFeeTransaction } from './data-fee-transaction';
 import type { GAS_MULTIPLIERS } from './schemas';
 
 export interface QuoteDex {
@@ -34,6 +35,7 @@ export interface SingleChainQuote {
     protocolFeeAmount: string;
     integratorMarginAmount: string;
   };
+  dataFeeTransaction?: DataFeeTransaction;
 }
 
 /** Share of the input in percent with two decimals, from exact amounts (display only). */

@@ -203,19 +203,35 @@ export const integratorFeeBreakdownSchema: SchemaObject = {
 
 export const dataFeeTransactionSchema: SchemaObject = {
   type: 'object',
-  description: 'Only when the request set `includeGasInfo: true`; based on `estimatedGas`, so a lower bound',
+  description:
+    "Only when the request set `includeGasInfo: true`; based on `estimatedGas` (scaled by `gasMultiplier`), so a lower bound. Prices are routed quotes against the chain's USD stables at the latest block; a field that cannot be priced (no route to a stable) is null.",
+  required: [
+    'effectiveGasPrice',
+    'transactionFee',
+    'transactionFeeInUSD',
+    'nativePrice',
+    'tokenPrice',
+    'transactionFeeInToken',
+    'valueToApprove',
+  ],
   properties: {
-    effectiveGasPrice: { type: 'string', description: 'Wei: the gas price the estimate used' },
-    transactionFee: { type: 'string', description: 'Wei' },
-    transactionFeeInUSD: { type: 'string', description: 'USD' },
-    nativePrice: { type: 'string', description: 'USD per native token' },
-    tokenPrice: { type: 'string', description: 'USD per input token' },
+    effectiveGasPrice: {
+      type: 'string',
+      description: "Wei: the chain's gas price now (base fee plus priority fee), used by the estimate",
+    },
+    transactionFee: { type: 'string', description: 'Wei: `estimatedGas` times `effectiveGasPrice`' },
+    transactionFeeInUSD: { type: 'string', nullable: true, description: 'USD, decimal string' },
+    nativePrice: { type: 'string', nullable: true, description: 'USD per native token, decimal string' },
+    tokenPrice: { type: 'string', nullable: true, description: 'USD per input token, decimal string' },
     transactionFeeInToken: {
       type: 'string',
-      description: 'Execution gas cost in human-readable units of the input token',
+      nullable: true,
+      description:
+        'Execution gas cost in human-readable units of the input token, rounded up to its base unit (for limit orders the allowance must cover it on top of `amount`)',
     },
     valueToApprove: {
       type: 'string',
+      nullable: true,
       description: 'Human-readable input-token units: `amount` plus fee; add a buffer before approving',
     },
   },

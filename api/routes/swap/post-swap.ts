@@ -1,0 +1,154 @@
+import type { ChainClient } from '../../../shared/chain/chain-client';
+import { ServiceError, ValidationError } from '../../../shared/domain/errors';
+import { applyFees, minimumAfterSlippage } from '../../../shared/routing/fees';
+import { SMART_ROUTER_ID } from '../../../shared/routing/quote-engine';
+import {
+  buildSwapTransaction,
+  simulateSwap,
+  type SwapTransaction,
+} from '../../../shared/routing/swap-calldata';
+import { swapEndpoint } from '../../openapi/documented-endpoints';
+import { defineRoute, type RouteDefinition } from '../../service/route-definition';
+import { INVALID_BODY } from '../../service/validator';
+import { GWEI, noRoute, resolveSingleChainTrade, type TradeDeps } from '../quotes/single-chain-trade';
+import type { Fees } from '../quotes/schemas';
+import type { SingleChainSwapParams, SwapRequest } from './schemas';
+
+/** Calldata expires on-chain this long after it is built (the spec's 5 minutes). */
+export const SWAP_DEADLINE_SECONDS = 300n;
+/**
+ * SwapRouter's own gas beside the pools' hops (input pull through the spender, fee transfers, payout), used for
+ * `estimatedGas` when the transaction cannot be estimated from the account yet (no balance or allowance).
+ */
+export const SWAP_ROUTER_OVERHEAD_GAS = 100_000n;
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+export interface SwapDeps extends TradeDeps {
+  protocolFeePips: number;
+  /** RPC access per chain for the dry run; a chain without a client cannot be swapped on. */
+  clients: { find(chainId: number): ChainClient | undefined };
+}
+
+export interface SingleChainSwap {
+  data: string;
+  to: string;
+  value: string;
+  outAmount: string;
+  minOutAmount: string;
+  estimatedGas: string;
+  gasLimit: string;
+  contractToApprove: string;
+}
+
+const swapError = (message: string, detail?: string): ServiceError =>
+  new ServiceError('SWAP_ERROR', 500, message, detail ? [{ message: detail }] : []);
+
+/** Seconds of the chain's latest block, or the wall clock if later: devnets can run ahead with evm_increaseTime. */
+async function deadlineOf(client: ChainClient, nowMs: number): Promise<bigint> {
+  const block = await client.getBlock('latest');
+  const chainTime = BigInt(block?.timestamp ?? 0);
+  const wallTime = BigInt(Math.floor(nowMs / 1000));
+  return (chainTime > wallTime ? chainTime : wallTime) + SWAP_DEADLINE_SECONDS;
+}
+
+/** Gas of the real transaction from the account; the route's estimate plus the router when it cannot run yet. */
+async function gasOf(client: ChainClient, tx: SwapTransaction, account: string, fallback: bigint) {
+  try {
+    return await client.estimateGas({ from: account, to: tx.to, data: tx.data, value: tx.value });
+  } catch {
+    return fallback;
+  }
+}
+
+async function swapSingleChain(
+  deps: SwapDeps,
+  params: SingleChainSwapParams,
+  fees: Fees | undefined,
+  now: number,
+): Promise<SingleChainSwap> {
+  const { chainId } = params;
+  const trade = await resolveSingleChainTrade(deps, params);
+  const { engine, tokenIn, tokenOut, amountIn } = trade;
+  const sourceIds = engine.sourceIds(chainId);
+  if (!sourceIds.includes(params.aggregatorId)) {
+    throw new ValidationError(INVALID_BODY, [
+      { field: 'params.aggregatorId', message: `Must be one of: ${sourceIds.join(', ')}` },
+    ]);
+  }
+  const contracts = deps.chains.get(chainId)?.contracts;
+  const client = deps.clients.find(chainId);
+  if (!contracts || !client) throw noRoute();
+  // Routed again at the latest state by the quoted source. Our router combines the pools of every source, so
+  // for it no source is left out; a single source is quoted alone.
+  const result = engine.quote({
+    chainId,
+    tokenIn: tokenIn.address,
+    tokenOut: tokenOut.address,
+    amountIn,
+    excludeSourceIds:
+      params.aggregatorId === SMART_ROUTER_ID ? [] : sourceIds.filter((id) => id !== params.aggregatorId),
+    gasPriceWei: BigInt(params.gasPrice) * GWEI,
+  });
+  const best = result?.quotes.find((q) => q.sourceId === params.aggregatorId);
+  if (!best) throw noRoute();
+  const breakdown = applyFees(best.amountOut, deps.protocolFeePips, fees?.feeBps ?? 0);
+  const minOutAmount = minimumAfterSlippage(breakdown.amountOut, params.slippage);
+  let tx: SwapTransaction;
+  try {
+    tx = buildSwapTransaction({
+      swapRouter: contracts.swapRouter,
+      account: params.account,
+      tokenIn: params.inTokenAddress,
+      tokenOut: params.outTokenAddress,
+      amountIn,
+      minAmountOut: minOutAmount,
+      deadline: await deadlineOf(client, now),
+      integratorFeeBps: fees?.feeBps ?? 0,
+      integratorFeeRecipient: fees && fees.feeBps > 0 ? fees.feeRecipient : ZERO_ADDRESS,
+      splits: best.splits,
+    });
+  } catch (err) {
+    if (err instanceof RangeError) throw swapError('Could not build the swap calldata', err.message);
+    throw err;
+  }
+  // Never hand out calldata that would revert for a reason other than the account's own funding.
+  const simulation = await simulateSwap(client, tx, params.account);
+  if (!simulation.ok && simulation.reason !== 'ALLOWANCE_OR_BALANCE') {
+    throw swapError('The swap would revert on-chain', `${simulation.reason}: ${simulation.message}`);
+  }
+  const estimatedGas = simulation.ok
+    ? await gasOf(client, tx, params.account, best.gasEstimate + SWAP_ROUTER_OVERHEAD_GAS)
+    : best.gasEstimate + SWAP_ROUTER_OVERHEAD_GAS;
+  return {
+    data: tx.data,
+    to: tx.to,
+    value: tx.value.toString(),
+    outAmount: breakdown.amountOut.toString(),
+    minOutAmount: minOutAmount.toString(),
+    estimatedGas: estimatedGas.toString(),
+    gasLimit: (estimatedGas * 2n).toString(),
+    contractToApprove: contracts.spender,
+  };
+}
+
+/**
+ * POST /swap. Single-chain: calldata for the quoted source's route at the latest pool state, dry-run from the
+ * account before answering. A valid cross-chain body answers 422 NO_ROUTE until cross-chain providers exist.
+ */
+export function swapRoute(deps: SwapDeps & { now: () => number }): RouteDefinition {
+  return defineRoute<SwapRequest>({
+    ...swapEndpoint,
+    async handle({ body, log }) {
+      if (body.mode !== 'single-chain') throw noRoute();
+      try {
+        const swap = await swapSingleChain(deps, body.params, body.fees, deps.now());
+        return { mode: 'single-chain', swap };
+      } catch (err) {
+        if (err instanceof ServiceError) throw err;
+        log.error({ err }, 'swap failed');
+        // The cause stays in the log: RPC errors can carry node URLs with credentials.
+        throw swapError('Could not build the swap');
+      }
+    },
+  });
+}
