@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as initial from './20261121000001_initial';
+import * as keeper from './20261122000001_keeper';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -7,4 +8,7 @@ interface Migration {
 }
 
 /** Migrations in order. Listed statically so they load the same under tsx, jest and a bundler. */
-export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [['20261121000001_initial', initial]];
+export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
+  ['20261121000001_initial', initial],
+  ['20261122000001_keeper', keeper],
+];

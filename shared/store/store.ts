@@ -4,6 +4,9 @@ import { createFastReader, type FastReader } from './fast-reader';
 import { migrateToLatest } from './migrate';
 import { AccountsRepository } from './repositories/accounts-repository';
 import { DcaRepository } from './repositories/dca-repository';
+import { KeeperDcaRepository } from './repositories/keeper-dca-repository';
+import { KeeperLimitOrdersRepository } from './repositories/keeper-limit-orders-repository';
+import { KeeperTransactionsRepository } from './repositories/keeper-transactions-repository';
 import { LimitOrdersRepository } from './repositories/limit-orders-repository';
 import { NoncesRepository } from './repositories/nonces-repository';
 import { ReferencePricesRepository } from './repositories/reference-prices-repository';
@@ -19,6 +22,10 @@ export interface Store {
   referencePrices: ReferencePricesRepository;
   limitOrders: LimitOrdersRepository;
   dca: DcaRepository;
+  /** The keeper's moves: claims, leases, batch transactions, settlement. */
+  keeperLimitOrders: KeeperLimitOrdersRepository;
+  keeperDca: KeeperDcaRepository;
+  keeperTransactions: KeeperTransactionsRepository;
   close(): Promise<void>;
 }
 
@@ -32,6 +39,9 @@ export function storeOver(knex: Knex, dialect: Dialect, reader: FastReader): Sto
     referencePrices: new ReferencePricesRepository(knex),
     limitOrders: new LimitOrdersRepository(knex, reader),
     dca: new DcaRepository(knex),
+    keeperLimitOrders: new KeeperLimitOrdersRepository(knex, dialect),
+    keeperDca: new KeeperDcaRepository(knex, dialect),
+    keeperTransactions: new KeeperTransactionsRepository(knex, dialect),
     close: async () => {
       await reader.close();
       await knex.destroy();

@@ -1,41 +1,7 @@
 import type { Knex } from 'knex';
 import type { FastReader } from '../fast-reader';
 import type { LimitOrder, LimitOrderChanges, LimitOrderStatus } from '../../domain/limit-order';
-
-interface LimitOrderRow {
-  id: string;
-  api_key: string;
-  account_to: string;
-  chain_id: number;
-  in_token: string;
-  out_token: string;
-  token_a_symbol: string;
-  token_b_symbol: string;
-  amount: string;
-  price: string;
-  price_trigger: string;
-  price_trigger_num: number;
-  gas_price: string;
-  slippage: string;
-  expired: string;
-  expires_at: number | string;
-  signature: string;
-  status: string;
-  tx_hash: string;
-  executor_address: string;
-  reason_fail: string;
-  attempt_number: number;
-  allowance: string;
-  estimate_gas: string;
-  effective_price_gas: string;
-  lease_owner: string | null;
-  lease_expires_at: number | string | null;
-  next_attempt_at: number | string;
-  version: number;
-  created_at: number | string;
-  updated_at: number | string;
-  deleted_at: number | string | null;
-}
+import { limitOrderFromRow, limitOrderToRow, type LimitOrderRow } from './limit-order-rows';
 
 export interface LimitOrderFilters {
   status?: LimitOrderStatus;
@@ -57,92 +23,6 @@ const TABLE = 'limit_orders';
  * the read that explains its failure; a few rounds tell a real conflict from that race.
  */
 const PENDING_WRITE_ATTEMPTS = 3;
-
-function parseReasonFail(text: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return Array.isArray(parsed) ? parsed.map(String) : [];
-  } catch {
-    return [];
-  }
-}
-
-function nullableNumber(value: number | string | null): number | null {
-  return value === null ? null : Number(value);
-}
-
-function fromRow(row: LimitOrderRow): LimitOrder {
-  return {
-    id: row.id,
-    apiKey: row.api_key,
-    accountTo: row.account_to,
-    chainId: Number(row.chain_id),
-    inTokenAddress: row.in_token,
-    outTokenAddress: row.out_token,
-    tokenASymbol: row.token_a_symbol,
-    tokenBSymbol: row.token_b_symbol,
-    amount: row.amount,
-    price: row.price,
-    priceTrigger: row.price_trigger,
-    gasPrice: row.gas_price,
-    slippage: row.slippage,
-    expired: row.expired,
-    signature: row.signature,
-    // Reported as stored, even a status a newer keeper wrote: clients treat unknown ones as not final.
-    status: row.status as LimitOrderStatus,
-    txHash: row.tx_hash,
-    executorAddress: row.executor_address,
-    reasonFail: parseReasonFail(row.reason_fail),
-    attemptNumber: Number(row.attempt_number),
-    allowance: row.allowance,
-    estimateGas: row.estimate_gas,
-    effectivePriceGas: row.effective_price_gas,
-    leaseOwner: row.lease_owner,
-    leaseExpiresAt: nullableNumber(row.lease_expires_at),
-    nextAttemptAt: Number(row.next_attempt_at),
-    version: Number(row.version),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-    deletedAt: nullableNumber(row.deleted_at),
-  };
-}
-
-function toRow(order: LimitOrder): LimitOrderRow {
-  return {
-    id: order.id,
-    api_key: order.apiKey,
-    account_to: order.accountTo,
-    chain_id: order.chainId,
-    in_token: order.inTokenAddress,
-    out_token: order.outTokenAddress,
-    token_a_symbol: order.tokenASymbol,
-    token_b_symbol: order.tokenBSymbol,
-    amount: order.amount,
-    price: order.price,
-    price_trigger: order.priceTrigger,
-    price_trigger_num: Number(order.priceTrigger),
-    gas_price: order.gasPrice,
-    slippage: order.slippage,
-    expired: order.expired,
-    expires_at: Number(order.expired),
-    signature: order.signature,
-    status: order.status,
-    tx_hash: order.txHash,
-    executor_address: order.executorAddress,
-    reason_fail: JSON.stringify(order.reasonFail),
-    attempt_number: order.attemptNumber,
-    allowance: order.allowance,
-    estimate_gas: order.estimateGas,
-    effective_price_gas: order.effectivePriceGas,
-    lease_owner: order.leaseOwner,
-    lease_expires_at: order.leaseExpiresAt,
-    next_attempt_at: order.nextAttemptAt,
-    version: order.version,
-    created_at: order.createdAt,
-    updated_at: order.updatedAt,
-    deleted_at: order.deletedAt,
-  };
-}
 
 /** Column values for the client-changeable fields, with the derived columns kept in step. */
 function changeColumns(changes: LimitOrderChanges): Partial<LimitOrderRow> {
@@ -173,7 +53,7 @@ export class LimitOrdersRepository {
   ) {}
 
   async insert(order: LimitOrder): Promise<void> {
-    await this.knex<LimitOrderRow>(TABLE).insert(toRow(order));
+    await this.knex<LimitOrderRow>(TABLE).insert(limitOrderToRow(order));
   }
 
   /** The order when it exists and belongs to the key; another key's order is as good as missing. */
@@ -182,7 +62,7 @@ export class LimitOrdersRepository {
       `select * from ${TABLE} where id = ? and api_key = ?`,
       [id, apiKey],
     );
-    return row ? fromRow(row) : undefined;
+    return row ? limitOrderFromRow(row) : undefined;
   }
 
   /** Every order of the key matching all given filters, oldest first. */
@@ -195,7 +75,7 @@ export class LimitOrdersRepository {
       { column: 'created_at', order: 'asc' },
       { column: 'id', order: 'asc' },
     ]);
-    return rows.map(fromRow);
+    return rows.map(limitOrderFromRow);
   }
 
   /** Applies client changes to a pending order in one conditional UPDATE. */
@@ -219,7 +99,7 @@ export class LimitOrdersRepository {
     id: string,
   ): Promise<LimitOrder | undefined> {
     const row = await db<LimitOrderRow>(TABLE).where({ id, api_key: apiKey }).first();
-    return row ? fromRow(row) : undefined;
+    return row ? limitOrderFromRow(row) : undefined;
   }
 
   private async writeIfPending(

@@ -1,0 +1,88 @@
+import type { Knex } from 'knex';
+import type { Dialect } from '../create-knex';
+
+/** Bound parameters per statement stay far under SQLite's and MySQL's limits. */
+const IDS_PER_QUERY = 500;
+
+export type Db = Knex | Knex.Transaction;
+/** Narrows a query on the moved table to the rows a move takes. */
+export type RowFilter = (query: Knex.QueryBuilder) => Knex.QueryBuilder;
+/**
+ * How a move finds and locks its rows on MySQL. `claim`: by primary key (a list of ids), skipping rows another
+ * writer holds (taken on a later tick). `sweep`: through an index, skipping likewise. `all`: through an index,
+ * waiting for held rows, for moves that must leave no row behind (the orders of a dropped transaction).
+ */
+export type MoveMode = 'claim' | 'sweep' | 'all';
+
+/** Splits a list of ids (or refs) into lists small enough for one statement's bound parameters. */
+export function chunks<T>(items: readonly T[], size = IDS_PER_QUERY): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The write primitives the keeper's repositories share for one table (rows of type `Row`, an `id` primary key,
+ * a `version` column): every move bumps `version` and `updated_at`, runs in the repository's transaction or a
+ * new one, and a move of many rows returns them as written. Built on the repository's knex, which may be a knex
+ * transaction the move then joins.
+ */
+export class KeeperRowMoves<Row> {
+  constructor(
+    private readonly knex: Knex,
+    private readonly dialect: Dialect,
+    private readonly table: string,
+  ) {}
+
+  bump(nowMs: number): Record<string, unknown> {
+    return { version: this.knex.raw('version + 1'), updated_at: nowMs };
+  }
+
+  noLease(): Record<string, unknown> {
+    return { lease_owner: null, lease_expires_at: null };
+  }
+
+  /** Runs in the transaction the repository was built on, or in a new one. */
+  atomic<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+    if (this.knex.isTransaction) return fn(this.knex);
+    // READ COMMITTED on MySQL: no gap locks, and the locks on rows a filter examined but did not match are
+    // released at once, so a claim never holds up the api's writes to orders it did not take.
+    return this.dialect === 'mysql'
+      ? this.knex.transaction(fn, { isolationLevel: 'read committed' })
+      : this.knex.transaction(fn);
+  }
+
+  /**
+   * Moves every row matching the filter and returns the rows as written. SQLite: one UPDATE … RETURNING (the
+   * statement is atomic and holds the write lock). MySQL, which has no UPDATE … RETURNING: the rows are locked
+   * with FOR UPDATE (SKIP LOCKED but in mode `all`: a row another writer holds is left for later instead of
+   * waited on), then updated by id (they stay locked until commit) and read back inside the transaction.
+   */
+  async moveReturning(
+    db: Db,
+    filter: RowFilter,
+    set: Record<string, unknown>,
+    nowMs: number,
+    mode: MoveMode,
+  ): Promise<Row[]> {
+    const columns = { ...set, ...this.bump(nowMs) };
+    if (this.dialect === 'sqlite') {
+      // The filter runs as a subquery of the UPDATE: one statement, so nothing can change between them.
+      const rows: Row[] = await db(this.table)
+        .whereIn('id', filter(db(this.table).select('id')))
+        .update(columns)
+        .returning('*');
+      return rows;
+    }
+    // A claim by ids must lock only those rows: on a small table the optimizer may prefer the status index,
+    // and a locking read locks every row it scans.
+    const source: Knex.QueryBuilder =
+      mode === 'claim' ? db.from(db.raw('?? force index (primary)', [this.table])) : db(this.table);
+    const query = filter(source.select('id')).forUpdate();
+    const locked: Array<{ id: string }> = mode === 'all' ? await query : await query.skipLocked();
+    if (!locked.length) return [];
+    const ids = locked.map((row) => row.id);
+    await db(this.table).whereIn('id', ids).update(columns);
+    return db(this.table).whereIn('id', ids);
+  }
+}

@@ -1,0 +1,574 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Dialect } from '../create-knex';
+import { KeeperDcaRepository, type DcaOrderRef } from './keeper-dca-repository';
+import { KeeperRowMoves, type Db } from './keeper-row-moves';
+import {
+  KeeperLimitOrdersRepository,
+  type ExecutionFields,
+  type LimitOrderRef,
+} from './keeper-limit-orders-repository';
+import {
+  OPEN_KEEPER_TRANSACTION_STATUSES,
+  type KeeperTransactionStatus,
+} from './keeper-transaction-statuses';
+
+export {
+  KEEPER_TRANSACTION_STATUSES,
+  OPEN_KEEPER_TRANSACTION_STATUSES,
+  type KeeperTransactionStatus,
+} from './keeper-transaction-statuses';
+
+/**
+ * The keeper's batch transactions (`keeper_transactions`), one row per nonce it signs a batch for, and the
+ * moves that carry orders into and out of them. A row's status:
+ *
+ *   signed ─markBroadcast─> pending ─markMined─> mined ─settleBatch─> settled
+ *     ^  │                   │  ^                 │
+ *     │  └──────────┬────────┘  └──markReorged────┘
+ *     │             └─markDropped─> dropped | replaced      (orders not executed go back to pending)
+ *     └─recordReplacement (from signed or pending)
+ *
+ * `signed` means "may or may not have reached the network": the row, with the signed raw transaction and its
+ * hash, is written BEFORE the transaction is broadcast, in the same store transaction that moves its orders
+ * to `submitted` (`submitBatch`). `replaced` is a row whose nonce was used by another transaction (an empty
+ * transaction that unjammed the nonce, say); a fee bump of the same batch stays in the same row.
+ *
+ * Recovery after a kill at each point (a restarted keeper has a new owner id; leases are how it finds the work):
+ * 1. After the claim, before submitBatch commits (orders `executing`, no row): nothing recorded was signed and
+ *    nothing unrecorded is ever broadcast. The leases expire and `reclaimExpiredLeases` (limit and DCA: only
+ *    orders without a `keeper_tx_id`) puts the orders back to `pending`. Their nonce was never used on chain.
+ * 2. Inside submitBatch: the store transaction rolls back whole, as 1.
+ * 3. After submitBatch, before or after the broadcast, before markBroadcast (row `signed`, orders `submitted` /
+ *    DCA `executing` with `keeper_tx_id`): the row's lease expires, `takeOverExpired` hands the row and its
+ *    orders to a live tracker, which broadcasts `raw_tx` again (a node that has it answers "already known" or
+ *    "nonce too low": both mean it went out) and follows every hash in `tx_hashes`.
+ * 4. While replacing a stuck transaction: `recordReplacement` stores the new raw transaction and appends its
+ *    hash (row back to `signed`) before it is broadcast; after a restart, as 3, and whichever hash of the nonce
+ *    is mined is the one (only one can be).
+ * 5. After mining, before or inside settlement (row `pending` or `mined`): the tracker finds the receipt of one
+ *    of `tx_hashes` and settles from its OrderExecuted / OrderFailed events; `settleBatch` writes every order
+ *    and the row in one store transaction and refuses to leave an order of the batch unsettled.
+ * 6. Dropped: no hash has a receipt and the executor's nonce moved past the row's nonce (or the nodes forgot
+ *    the transaction and rebroadcasting `raw_tx` fails): the tracker reads the contract's `executed(id)` for
+ *    every order, completes those executed (from their OrderExecuted log), then `markDropped` returns the rest
+ *    to `pending`. No order runs twice: the contract refuses an executed id, and no order leaves `submitted`
+ *    while a tracker holds its transaction except by these moves.
+ * 7. Reorg: `markMined` keeps the block number and hash; settlement waits for the chain's confirmations and
+ *    checks the block hash again; a mismatch is `markReorged` (back to `pending`, followed again).
+ * A keeper broadcasts a raw transaction only after the store accepted it (submitBatch answered `submitted`,
+ * recordReplacement true): one that lost its lease cannot record, so it never sends for orders it no longer holds.
+ * Nonce managers must count open rows: the next nonce of an executor is at least its highest open row's + 1,
+ * since a `signed` row holds a nonce the chain may not have seen yet.
+ *
+ * Leases: a claim's lease covers planning and signing (seconds); from submitBatch on, the row's lease (and the
+ * same one on its orders) is renewed by its tracker with `renewLease` while the row is open.
+ */
+
+export interface KeeperTransaction {
+  id: string;
+  chainId: number;
+  executor: string;
+  nonce: number;
+  /** The latest signed hash (`rawTx`'s), or the mined one once mined. */
+  txHash: string;
+  /** Every hash signed for this row, oldest first. */
+  txHashes: string[];
+  rawTx: string;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+  status: KeeperTransactionStatus;
+  triggerBlock: number | null;
+  submittedBlock: number | null;
+  minedBlock: number | null;
+  minedBlockHash: string | null;
+  limitOrderIds: string[];
+  dcaOrderIds: string[];
+  leaseOwner: string | null;
+  leaseExpiresAt: number | null;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface BatchLimitOrder extends LimitOrderRef, ExecutionFields {}
+
+export interface NewBatchTransaction {
+  /** Generated when absent. */
+  id?: string;
+  chainId: number;
+  executor: string;
+  nonce: number;
+  txHash: string;
+  rawTx: string;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+  /** The block whose price triggered the batch (for latency metrics). */
+  triggerBlock: number | null;
+  /** Orders as claimed (id and the version the claim returned). */
+  limitOrders: BatchLimitOrder[];
+  dcaOrders: DcaOrderRef[];
+}
+
+export type SubmitBatchResult =
+  | { kind: 'submitted'; transaction: KeeperTransaction }
+  /** Orders the owner no longer holds at the claimed version: nothing was written, do not broadcast. */
+  | { kind: 'conflict'; limitOrderIds: string[]; dcaOrderIds: string[] };
+
+export interface Replacement {
+  txHash: string;
+  rawTx: string;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+export interface MinedAt {
+  txHash: string;
+  blockNumber: number;
+  blockHash: string;
+}
+
+export type LimitOrderOutcome =
+  | { id: string; kind: 'completed' }
+  | { id: string; kind: 'failed'; reason: string; final: boolean; nextAttemptAt?: number };
+
+export type DcaOrderOutcome =
+  | { id: string; kind: 'successful'; amountReceived: number; executionPrice: number }
+  | { id: string; kind: 'error'; message: string; final: boolean; nextAttemptAt?: number };
+
+export interface BatchOutcomes {
+  limitOrders: LimitOrderOutcome[];
+  dcaOrders: DcaOrderOutcome[];
+}
+
+export type SettleBatchResult =
+  | { kind: 'settled'; limitOrderIds: string[]; dcaOrderIds: string[] }
+  /** Not `mined` or not held by the owner: nothing written. */
+  | { kind: 'not-held' };
+
+export interface ReturnedOrders {
+  limitOrderIds: string[];
+  dcaOrderIds: string[];
+}
+
+type Numeric = number | string;
+
+interface KeeperTransactionRow {
+  id: string;
+  chain_id: Numeric;
+  executor: string;
+  nonce: Numeric;
+  tx_hash: string;
+  tx_hashes: string;
+  raw_tx: string;
+  max_fee_per_gas: string;
+  max_priority_fee_per_gas: string;
+  status: string;
+  trigger_block: Numeric | null;
+  submitted_block: Numeric | null;
+  mined_block: Numeric | null;
+  mined_block_hash: string | null;
+  limit_order_ids: string;
+  dca_order_ids: string;
+  lease_owner: string | null;
+  lease_expires_at: Numeric | null;
+  version: Numeric;
+  created_at: Numeric;
+  updated_at: Numeric;
+}
+
+const TABLE = 'keeper_transactions';
+const LIMIT_ORDERS = 'limit_orders';
+const DCA_ORDERS = 'dca_orders';
+const SWEEP_LIMIT = 100;
+
+const nullableNumber = (value: Numeric | null): number | null => (value === null ? null : Number(value));
+
+function stringArray(text: string): string[] {
+  const parsed: unknown = JSON.parse(text);
+  return Array.isArray(parsed) ? parsed.map(String) : [];
+}
+
+function fromRow(row: KeeperTransactionRow): KeeperTransaction {
+  return {
+    id: row.id,
+    chainId: Number(row.chain_id),
+    executor: row.executor,
+    nonce: Number(row.nonce),
+    txHash: row.tx_hash,
+    txHashes: stringArray(row.tx_hashes),
+    rawTx: row.raw_tx,
+    maxFeePerGas: BigInt(row.max_fee_per_gas),
+    maxPriorityFeePerGas: BigInt(row.max_priority_fee_per_gas),
+    status: row.status as KeeperTransactionStatus,
+    triggerBlock: nullableNumber(row.trigger_block),
+    submittedBlock: nullableNumber(row.submitted_block),
+    minedBlock: nullableNumber(row.mined_block),
+    minedBlockHash: row.mined_block_hash,
+    limitOrderIds: stringArray(row.limit_order_ids),
+    dcaOrderIds: stringArray(row.dca_order_ids),
+    leaseOwner: row.lease_owner,
+    leaseExpiresAt: nullableNumber(row.lease_expires_at),
+    version: Number(row.version),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** Thrown inside a store transaction to roll it back; never leaves this module. */
+class Rollback extends Error {
+  constructor(readonly result: SubmitBatchResult) {
+    super('rollback');
+  }
+}
+
+export class KeeperTransactionsRepository {
+  private readonly moves: KeeperRowMoves<KeeperTransactionRow>;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly dialect: Dialect,
+  ) {
+    this.moves = new KeeperRowMoves(knex, dialect, TABLE);
+  }
+
+  async findById(id: string): Promise<KeeperTransaction | undefined> {
+    const row: KeeperTransactionRow | undefined = await this.knex(TABLE).where({ id }).first();
+    return row ? fromRow(row) : undefined;
+  }
+
+  /** Open rows of a chain (optionally of one executor), oldest nonce first: what trackers and nonce managers read. */
+  async listOpen(chainId: number, executor?: string): Promise<KeeperTransaction[]> {
+    const query = this.knex(TABLE)
+      .where('chain_id', chainId)
+      .whereIn('status', [...OPEN_KEEPER_TRANSACTION_STATUSES]);
+    if (executor !== undefined) query.andWhere('executor', executor);
+    const rows: KeeperTransactionRow[] = await query.orderBy('nonce', 'asc').orderBy('created_at', 'asc');
+    return rows.map(fromRow);
+  }
+
+  /**
+   * Records a signed batch (status `signed`) and moves its orders into it, all in one store transaction:
+   * limit orders executing → submitted (with txHash, executor and the plan's fields), DCA orders tied to it,
+   * each only if the owner still holds it at the version the claim returned. If any order fails that check,
+   * nothing is written and the caller must not broadcast (the nonce stays unused).
+   */
+  async submitBatch(
+    batch: NewBatchTransaction,
+    owner: string,
+    leaseMs: number,
+    nowMs: number,
+  ): Promise<SubmitBatchResult> {
+    if (!batch.limitOrders.length && !batch.dcaOrders.length)
+      throw new Error('A batch needs at least one order');
+    const id = batch.id ?? randomUUID();
+    const leaseExpiresAt = nowMs + leaseMs;
+    try {
+      return await this.moves.atomic(async (db) => {
+        // The row first: SQLite takes the write lock with the first statement.
+        await db(TABLE).insert({
+          id,
+          chain_id: batch.chainId,
+          executor: batch.executor,
+          nonce: batch.nonce,
+          tx_hash: batch.txHash,
+          tx_hashes: JSON.stringify([batch.txHash]),
+          raw_tx: batch.rawTx,
+          max_fee_per_gas: batch.maxFeePerGas.toString(),
+          max_priority_fee_per_gas: batch.maxPriorityFeePerGas.toString(),
+          status: 'signed',
+          trigger_block: batch.triggerBlock,
+          submitted_block: null,
+          mined_block: null,
+          mined_block_hash: null,
+          limit_order_ids: JSON.stringify(batch.limitOrders.map((order) => order.id)),
+          dca_order_ids: JSON.stringify(batch.dcaOrders.map((order) => order.id)),
+          lease_owner: owner,
+          lease_expires_at: leaseExpiresAt,
+          version: 0,
+          created_at: nowMs,
+          updated_at: nowMs,
+        } satisfies KeeperTransactionRow);
+        const limit = new KeeperLimitOrdersRepository(db, this.dialect);
+        const dca = new KeeperDcaRepository(db, this.dialect);
+        const lostLimit: string[] = [];
+        for (const order of batch.limitOrders) {
+          const fields = {
+            keeperTxId: id,
+            txHash: batch.txHash,
+            executorAddress: batch.executor,
+            allowance: order.allowance,
+            estimateGas: order.estimateGas,
+            effectivePriceGas: order.effectivePriceGas,
+            leaseExpiresAt,
+          };
+          if (!(await limit.markSubmitted(order, owner, fields, nowMs))) lostLimit.push(order.id);
+        }
+        const lostDca: string[] = [];
+        for (const order of batch.dcaOrders) {
+          if (!(await dca.markInTransaction(order, owner, id, leaseExpiresAt, nowMs))) lostDca.push(order.id);
+        }
+        if (lostLimit.length || lostDca.length) {
+          throw new Rollback({ kind: 'conflict', limitOrderIds: lostLimit, dcaOrderIds: lostDca });
+        }
+        const row: KeeperTransactionRow = await db(TABLE).where({ id }).first();
+        return { kind: 'submitted', transaction: fromRow(row) } as const;
+      });
+    } catch (err) {
+      if (err instanceof Rollback) return err.result;
+      throw err;
+    }
+  }
+
+  /** signed → pending: a node accepted the current raw transaction. */
+  async markBroadcast(
+    id: string,
+    owner: string,
+    submittedBlock: number | null,
+    nowMs: number,
+  ): Promise<boolean> {
+    const changed = await this.knex(TABLE)
+      .where({ id, lease_owner: owner, status: 'signed' })
+      .update({ status: 'pending', submitted_block: submittedBlock, ...this.moves.bump(nowMs) });
+    return changed > 0;
+  }
+
+  /**
+   * A fee bump of the same batch and nonce, recorded before it is broadcast: the row goes back to `signed` with
+   * the new raw transaction, its hash appended to `tx_hashes`, and the orders' `txHash` follows, in one store
+   * transaction.
+   */
+  async recordReplacement(
+    id: string,
+    owner: string,
+    replacement: Replacement,
+    nowMs: number,
+  ): Promise<boolean> {
+    return this.moves.atomic(async (db) => {
+      const current: KeeperTransactionRow | undefined = await this.lockOpen(db, id, owner, [
+        'signed',
+        'pending',
+      ]);
+      if (!current) return false;
+      const hashes = stringArray(current.tx_hashes);
+      if (!hashes.includes(replacement.txHash)) hashes.push(replacement.txHash);
+      const changed = await db(TABLE)
+        .where({ id, version: current.version, lease_owner: owner })
+        .whereIn('status', ['signed', 'pending'])
+        .update({
+          status: 'signed',
+          tx_hash: replacement.txHash,
+          tx_hashes: JSON.stringify(hashes),
+          raw_tx: replacement.rawTx,
+          max_fee_per_gas: replacement.maxFeePerGas.toString(),
+          max_priority_fee_per_gas: replacement.maxPriorityFeePerGas.toString(),
+          ...this.moves.bump(nowMs),
+        });
+      if (changed === 0) return false;
+      await new KeeperLimitOrdersRepository(db, this.dialect).setTxHashOfTransaction(
+        id,
+        replacement.txHash,
+        nowMs,
+      );
+      return true;
+    });
+  }
+
+  /**
+   * signed | pending → mined, by one of the row's hashes (any replacement may be the one mined): that hash
+   * becomes the row's and its orders' `txHash`.
+   */
+  async markMined(id: string, owner: string, mined: MinedAt, nowMs: number): Promise<boolean> {
+    return this.moves.atomic(async (db) => {
+      const current = await this.lockOpen(db, id, owner, ['signed', 'pending']);
+      if (!current || !stringArray(current.tx_hashes).includes(mined.txHash)) return false;
+      const changed = await db(TABLE)
+        .where({ id, version: current.version, lease_owner: owner })
+        .whereIn('status', ['signed', 'pending'])
+        .update({
+          status: 'mined',
+          tx_hash: mined.txHash,
+          mined_block: mined.blockNumber,
+          mined_block_hash: mined.blockHash,
+          ...this.moves.bump(nowMs),
+        });
+      if (changed === 0) return false;
+      await new KeeperLimitOrdersRepository(db, this.dialect).setTxHashOfTransaction(id, mined.txHash, nowMs);
+      return true;
+    });
+  }
+
+  /** mined → pending: the block that held it is no longer canonical; the tracker follows it again. */
+  async markReorged(id: string, owner: string, nowMs: number): Promise<boolean> {
+    const changed = await this.knex(TABLE)
+      .where({ id, lease_owner: owner, status: 'mined' })
+      .update({ status: 'pending', mined_block: null, mined_block_hash: null, ...this.moves.bump(nowMs) });
+    return changed > 0;
+  }
+
+  /**
+   * signed | pending → dropped (or replaced), and the orders still in it back to `pending`, in one store
+   * transaction. Call only after completing the orders the contract reports executed (recovery rule 6).
+   * Returns the orders returned, or undefined when the owner does not hold the row in those statuses.
+   */
+  async markDropped(
+    id: string,
+    owner: string,
+    status: 'dropped' | 'replaced',
+    nowMs: number,
+  ): Promise<ReturnedOrders | undefined> {
+    return this.moves.atomic(async (db) => {
+      const changed = await db(TABLE)
+        .where({ id, lease_owner: owner })
+        .whereIn('status', ['signed', 'pending'])
+        .update({ status, lease_owner: null, lease_expires_at: null, ...this.moves.bump(nowMs) });
+      if (changed === 0) return undefined;
+      const returned = {
+        limitOrderIds: await new KeeperLimitOrdersRepository(db, this.dialect).returnSubmittedToPending(
+          id,
+          nowMs,
+        ),
+        dcaOrderIds: await new KeeperDcaRepository(db, this.dialect).returnOrdersOfTransaction(id, nowMs),
+      };
+      const stranded = await this.ordersStillIn(db, id);
+      if (stranded.length)
+        throw new Error(`Orders of keeper transaction ${id} were not returned: ${stranded.join(', ')}`);
+      return returned;
+    });
+  }
+
+  /**
+   * mined → settled with every order's outcome from the receipt's events, in one store transaction. An outcome
+   * for an order already settled is skipped (a repeat after a crash is harmless); an order of the batch left
+   * without an outcome rolls the whole settlement back with an error, so no order is stranded in `submitted`.
+   */
+  async settleBatch(
+    id: string,
+    owner: string,
+    outcomes: BatchOutcomes,
+    nowMs: number,
+  ): Promise<SettleBatchResult> {
+    return this.moves.atomic(async (db) => {
+      const current = await this.lockOpen(db, id, owner, ['mined']);
+      if (!current) return { kind: 'not-held' } as const;
+      const changed = await db(TABLE)
+        .where({ id, version: current.version, lease_owner: owner, status: 'mined' })
+        .update({ status: 'settled', lease_owner: null, lease_expires_at: null, ...this.moves.bump(nowMs) });
+      if (changed === 0) return { kind: 'not-held' } as const;
+      const limit = new KeeperLimitOrdersRepository(db, this.dialect);
+      const dca = new KeeperDcaRepository(db, this.dialect);
+      const limitOrderIds: string[] = [];
+      for (const outcome of outcomes.limitOrders) {
+        const applied =
+          outcome.kind === 'completed'
+            ? await limit.complete(outcome.id, current.tx_hash, nowMs)
+            : (await limit.fail(outcome.id, owner, outcome, nowMs)) !== undefined;
+        if (applied) limitOrderIds.push(outcome.id);
+      }
+      const dcaOrderIds: string[] = [];
+      for (const outcome of outcomes.dcaOrders) {
+        const applied =
+          outcome.kind === 'successful'
+            ? await dca.completeOrder(
+                outcome.id,
+                {
+                  transactionHash: current.tx_hash,
+                  amountReceived: outcome.amountReceived,
+                  executionPrice: outcome.executionPrice,
+                },
+                nowMs,
+              )
+            : await dca.failOrder(outcome.id, owner, outcome, nowMs);
+        if (applied) dcaOrderIds.push(outcome.id);
+      }
+      const stranded = await this.ordersStillIn(db, id);
+      if (stranded.length) {
+        throw new Error(
+          `Settlement of keeper transaction ${id} leaves orders without an outcome: ${stranded.join(', ')}`,
+        );
+      }
+      return { kind: 'settled', limitOrderIds, dcaOrderIds } as const;
+    });
+  }
+
+  /** Extends the owner's lease on an open row and on the orders in it. */
+  async renewLease(id: string, owner: string, leaseMs: number, nowMs: number): Promise<boolean> {
+    return this.moves.atomic(async (db) => {
+      const until = nowMs + leaseMs;
+      const changed = await db(TABLE)
+        .where({ id, lease_owner: owner })
+        .whereIn('status', [...OPEN_KEEPER_TRANSACTION_STATUSES])
+        .update({ lease_expires_at: until, ...this.moves.bump(nowMs) });
+      if (changed === 0) return false;
+      await this.leaseOrders(db, id, owner, until, nowMs);
+      return true;
+    });
+  }
+
+  /**
+   * Open rows whose tracker's lease expired (a crashed or stalled keeper) pass to `owner` with their orders;
+   * SKIP LOCKED on MySQL so two keepers taking over at once split them. The new tracker resumes each from its
+   * status (recovery rules 3 to 7).
+   */
+  async takeOverExpired(
+    owner: string,
+    leaseMs: number,
+    nowMs: number,
+    chainId?: number,
+  ): Promise<KeeperTransaction[]> {
+    return this.moves.atomic(async (db) => {
+      const filter = (q: Knex.QueryBuilder): Knex.QueryBuilder => {
+        q.whereIn('status', [...OPEN_KEEPER_TRANSACTION_STATUSES]).andWhere('lease_expires_at', '<', nowMs);
+        if (chainId !== undefined) q.andWhere('chain_id', chainId);
+        return q.orderBy('nonce', 'asc').limit(SWEEP_LIMIT);
+      };
+      const until = nowMs + leaseMs;
+      const rows = await this.moves.moveReturning(
+        db,
+        filter,
+        { lease_owner: owner, lease_expires_at: until },
+        nowMs,
+        'sweep',
+      );
+      for (const row of rows) await this.leaseOrders(db, row.id, owner, until, nowMs);
+      return rows.map(fromRow).sort((a, b) => a.nonce - b.nonce);
+    });
+  }
+
+  private async leaseOrders(db: Db, id: string, owner: string, until: number, nowMs: number): Promise<void> {
+    await new KeeperLimitOrdersRepository(db, this.dialect).leaseOrdersOfTransaction(id, owner, until, nowMs);
+    await new KeeperDcaRepository(db, this.dialect).leaseOrdersOfTransaction(id, owner, until, nowMs);
+  }
+
+  /** Ids of orders still carried by the row: limit `submitted`, DCA `executing`. */
+  private async ordersStillIn(db: Db, id: string): Promise<string[]> {
+    const limit: Array<{ id: string }> = await db(LIMIT_ORDERS)
+      .select('id')
+      .where({ keeper_tx_id: id, status: 'submitted' });
+    const dca: Array<{ id: string }> = await db(DCA_ORDERS)
+      .select('id')
+      .where({ keeper_tx_id: id, status: 'executing' });
+    return [...limit, ...dca].map((row) => row.id);
+  }
+
+  /**
+   * Locks the row and reads it, if the owner holds it in one of the statuses. MySQL: a locking read. SQLite: a
+   * write that changes nothing comes first, because a transaction that reads before its first write fails with
+   * SQLITE_BUSY when another connection wrote in between; after a write it holds the database's write lock.
+   */
+  private async lockOpen(
+    db: Db,
+    id: string,
+    owner: string,
+    statuses: KeeperTransactionStatus[],
+  ): Promise<KeeperTransactionRow | undefined> {
+    if (this.dialect === 'sqlite') {
+      await db(TABLE)
+        .where({ id })
+        .update({ version: db.raw('version') });
+    }
+    const query = db(TABLE).where({ id, lease_owner: owner }).whereIn('status', statuses);
+    if (this.dialect === 'mysql') query.forUpdate();
+    return query.first();
+  }
+}
