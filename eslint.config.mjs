@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'coverage/**', 'dist/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'coverage/**', 'dist/**', '.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

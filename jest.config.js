@@ -8,6 +8,9 @@ module.exports = {
   globalSetup: '<rootDir>/test/global-setup.ts',
   // Global only (jest ignores it per project): e2e tests deploy contracts on in-process chains.
   testTimeout: 60000,
+  // e2e files each start ganache chains in-process; a worker that has grown past this is replaced between files,
+  // so a long run does not slow down as its heap fills (npm run test:e2e uses one worker, not --runInBand).
+  workerIdleMemoryLimit: '900MB',
   projects: [
     {
       displayName: 'unit',

@@ -25,6 +25,10 @@ export interface ChainConfig {
   tokenList?: string;
   /** Without them the chain is listed and its transactions readable, but it cannot be quoted or traded. */
   contracts?: ChainContracts;
+  /** The keeper's cap on maxFeePerGas on this chain, in gwei (default KEEPER_MAX_FEE_GWEI). */
+  maxFeePerGasGwei?: number;
+  /** Blocks before the keeper settles a batch on this chain (default KEEPER_CONFIRMATIONS). */
+  confirmations?: number;
 }
 
 export interface RateLimitConfig {
@@ -32,6 +36,37 @@ export interface RateLimitConfig {
   perSecond: number;
   /** Bucket size: how many requests may arrive at once before the sustained rate applies. */
   burst: number;
+}
+
+/** The keeper process: executor wallets, leases, fees and batching. Keys are secrets: never logged. */
+export interface KeeperConfig {
+  /** Operator port of the keeper: GET /metrics and /healthz. */
+  adminPort: number;
+  /** Lease owner name; unique per keeper process sharing a store. Empty: host name and process id. */
+  id: string;
+  /** Executor private keys (0x + 64 hex), in addition to the keystore files. */
+  executorPrivateKeys: string[];
+  /** Encrypted JSON keystore files of executor wallets. */
+  executorKeystoreFiles: string[];
+  executorKeystorePassword: string;
+  /** How long a claimed order stays reserved for one keeper without progress. */
+  leaseMs: number;
+  /** Cap on maxFeePerGas, in gwei, on every chain: dearer blocks wait. */
+  maxFeePerGasGwei: number;
+  /** Blocks on top of a receipt's block before its orders are settled. */
+  confirmations: number;
+  /** Blocks a transaction may stay unmined before it is replaced with higher fees. */
+  replaceAfterBlocks: number;
+  /** Executor native balance below which the low-balance alert metric is set (wei). */
+  lowBalanceWei: string;
+  /** Orders per OrderExecutor transaction at most. */
+  maxBatchOrders: number;
+  /** Gas per OrderExecutor transaction at most. */
+  batchGasCap: number;
+  /** How often the order index reads the store's changes (ms). */
+  pollIntervalMs: number;
+  /** A chain whose block feed is silent this long is reported stalled and its feed restarted (ms). */
+  blockStallMs: number;
 }
 
 export interface AppConfig {
@@ -55,6 +90,7 @@ export interface AppConfig {
   /** The service's protocol fee on single-chain quotes and swaps, in pips (1500 = 0.15%); the SwapRouter's unit. */
   protocolFeePips: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  keeper: KeeperConfig;
 }
 
 const ADDRESS = '^0x[0-9a-fA-F]{40}$';
@@ -80,6 +116,8 @@ const chainSchema: JSONSchemaType<ChainConfig> = {
     wrappedNative: { type: 'string', pattern: ADDRESS },
     crossChainSource: { type: 'boolean' },
     tokenList: { type: 'string', nullable: true },
+    maxFeePerGasGwei: { type: 'number', exclusiveMinimum: 0, nullable: true },
+    confirmations: { type: 'integer', minimum: 0, maximum: 100, nullable: true },
     contracts: {
       type: 'object',
       nullable: true,
@@ -114,6 +152,44 @@ const rateLimitSchema: JSONSchemaType<RateLimitConfig> = {
   },
 };
 
+const keeperSchema: JSONSchemaType<KeeperConfig> = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'adminPort',
+    'id',
+    'executorPrivateKeys',
+    'executorKeystoreFiles',
+    'executorKeystorePassword',
+    'leaseMs',
+    'maxFeePerGasGwei',
+    'confirmations',
+    'replaceAfterBlocks',
+    'lowBalanceWei',
+    'maxBatchOrders',
+    'batchGasCap',
+    'pollIntervalMs',
+    'blockStallMs',
+  ],
+  properties: {
+    adminPort: { type: 'integer', minimum: 0, maximum: 65535 },
+    id: { type: 'string', maxLength: 100 },
+    // The pattern keeps a malformed key out; the error names the field, never the value.
+    executorPrivateKeys: { type: 'array', items: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' } },
+    executorKeystoreFiles: { type: 'array', items: { type: 'string', minLength: 1 } },
+    executorKeystorePassword: { type: 'string' },
+    leaseMs: { type: 'integer', minimum: 1000 },
+    maxFeePerGasGwei: { type: 'number', exclusiveMinimum: 0 },
+    confirmations: { type: 'integer', minimum: 0, maximum: 100 },
+    replaceAfterBlocks: { type: 'integer', minimum: 1 },
+    lowBalanceWei: { type: 'string', pattern: '^[0-9]+$' },
+    maxBatchOrders: { type: 'integer', minimum: 1, maximum: 200 },
+    batchGasCap: { type: 'integer', minimum: 100000 },
+    pollIntervalMs: { type: 'integer', minimum: 10, maximum: 1000 },
+    blockStallMs: { type: 'integer', minimum: 1000 },
+  },
+};
+
 export const configSchema: JSONSchemaType<AppConfig> = {
   type: 'object',
   additionalProperties: false,
@@ -133,6 +209,7 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     'accountCacheTtlMs',
     'protocolFeePips',
     'logLevel',
+    'keeper',
   ],
   properties: {
     host: { type: 'string', minLength: 1 },
@@ -150,5 +227,6 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     accountCacheTtlMs: { type: 'integer', minimum: 0, maximum: 60000 },
     protocolFeePips: { type: 'integer', minimum: 0, maximum: 10000 },
     logLevel: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    keeper: keeperSchema,
   },
 };

@@ -21,6 +21,20 @@ export const ENV_DEFAULTS = {
   ACCOUNT_CACHE_TTL_MS: '2000',
   PROTOCOL_FEE_PIPS: '1500',
   LOG_LEVEL: 'info',
+  KEEPER_ADMIN_PORT: '9465',
+  KEEPER_ID: '',
+  EXECUTOR_PRIVATE_KEYS: '',
+  EXECUTOR_KEYSTORE_FILES: '',
+  EXECUTOR_KEYSTORE_PASSWORD: '',
+  KEEPER_LEASE_MS: '60000',
+  KEEPER_MAX_FEE_GWEI: '1000',
+  KEEPER_CONFIRMATIONS: '1',
+  KEEPER_REPLACE_AFTER_BLOCKS: '3',
+  KEEPER_LOW_BALANCE_WEI: '100000000000000000',
+  KEEPER_MAX_BATCH_ORDERS: '50',
+  KEEPER_BATCH_GAS_CAP: '12000000',
+  KEEPER_POLL_MS: '250',
+  KEEPER_BLOCK_STALL_MS: '30000',
 } as const;
 
 export type EnvName = keyof typeof ENV_DEFAULTS;
@@ -50,6 +64,14 @@ function readChainsFile(file: string): ChainConfig[] {
   return chains.map((c: ChainConfig) =>
     c.tokenList ? { ...c, tokenList: path.resolve(dir, c.tokenList) } : c,
   );
+}
+
+/** A comma-separated list; blanks dropped. */
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 function toNumber(value: string): number {
@@ -96,6 +118,22 @@ export function loadConfig(
     accountCacheTtlMs: toNumber(get('ACCOUNT_CACHE_TTL_MS')),
     protocolFeePips: toNumber(get('PROTOCOL_FEE_PIPS')),
     logLevel: get('LOG_LEVEL') as AppConfig['logLevel'],
+    keeper: {
+      adminPort: toNumber(get('KEEPER_ADMIN_PORT')),
+      id: get('KEEPER_ID'),
+      executorPrivateKeys: list(get('EXECUTOR_PRIVATE_KEYS')),
+      executorKeystoreFiles: list(get('EXECUTOR_KEYSTORE_FILES')).map((f) => path.resolve(f)),
+      executorKeystorePassword: get('EXECUTOR_KEYSTORE_PASSWORD'),
+      leaseMs: toNumber(get('KEEPER_LEASE_MS')),
+      maxFeePerGasGwei: toNumber(get('KEEPER_MAX_FEE_GWEI')),
+      confirmations: toNumber(get('KEEPER_CONFIRMATIONS')),
+      replaceAfterBlocks: toNumber(get('KEEPER_REPLACE_AFTER_BLOCKS')),
+      lowBalanceWei: get('KEEPER_LOW_BALANCE_WEI'),
+      maxBatchOrders: toNumber(get('KEEPER_MAX_BATCH_ORDERS')),
+      batchGasCap: toNumber(get('KEEPER_BATCH_GAS_CAP')),
+      pollIntervalMs: toNumber(get('KEEPER_POLL_MS')),
+      blockStallMs: toNumber(get('KEEPER_BLOCK_STALL_MS')),
+    },
     ...overrides,
   };
   const ajv = new Ajv({ allErrors: true });

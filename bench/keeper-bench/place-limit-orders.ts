@@ -1,0 +1,79 @@
+import { getAddress, type Wallet } from 'ethers';
+import type { ManifestChain } from '../../devnet/manifest';
+import type { ApiClient } from '../../test/helpers/api-client';
+
+export interface PlaceLimitOrdersOptions {
+  client: ApiClient;
+  manifest: ManifestChain;
+  makers: readonly Wallet[];
+  count: number;
+  /** Human-readable WETH per order. */
+  amount: string;
+  /** Trigger of order i, in USDC per WETH. */
+  triggerOf: (i: number) => number;
+  slippage: string;
+  concurrency: number;
+}
+
+const PAIR_AUTHORIZATION_TYPES = {
+  PairAuthorization: [
+    { name: 'maker', type: 'address' },
+    { name: 'tokenIn', type: 'address' },
+    { name: 'tokenOut', type: 'address' },
+  ],
+};
+const DAY_MS = 86_400_000;
+
+/**
+ * Creates `count` WETH → USDC limit orders through the public API, round-robin over the makers, each maker with
+ * its EIP-712 pair signature (signed once: it covers every order of the pair). Returns the order ids in order.
+ */
+export async function placeLimitOrders(opts: PlaceLimitOrdersOptions): Promise<string[]> {
+  const weth = opts.manifest.tokens.find((t) => t.symbol === 'WETH')!;
+  const usdc = opts.manifest.tokens.find((t) => t.symbol === 'USDC')!;
+  const domain = {
+    name: 'TradeAggregationService',
+    version: '1',
+    chainId: opts.manifest.chainId,
+    verifyingContract: opts.manifest.contracts.orderExecutor,
+  };
+  const signatures = await Promise.all(
+    opts.makers.map((m) =>
+      m.signTypedData(domain, PAIR_AUTHORIZATION_TYPES, {
+        maker: getAddress(m.address),
+        tokenIn: getAddress(weth.address),
+        tokenOut: getAddress(usdc.address),
+      }),
+    ),
+  );
+  const expired = String(Date.now() + DAY_MS);
+  const ids: string[] = new Array<string>(opts.count);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < opts.count; i = next++) {
+      const m = i % opts.makers.length;
+      const trigger = opts.triggerOf(i).toFixed(2);
+      const res = await opts.client.post<{ id: string }>('/limit-order', {
+        accountTo: getAddress(opts.makers[m]!.address),
+        chainId: opts.manifest.chainId,
+        inTokenAddress: getAddress(weth.address),
+        outTokenAddress: getAddress(usdc.address),
+        tokenASymbol: 'WETH',
+        tokenBSymbol: 'USDC',
+        amount: opts.amount,
+        priceTrigger: trigger,
+        price: trigger,
+        expired,
+        gasPrice: '100',
+        slippage: opts.slippage,
+        signature: signatures[m]!,
+      });
+      if (res.status !== 200 || !res.body.data) {
+        throw new Error(`POST /limit-order #${i}: ${res.status} ${res.text}`);
+      }
+      ids[i] = res.body.data.id;
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  return ids;
+}

@@ -1,0 +1,233 @@
+import os from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { parseUnits } from 'ethers';
+import { ChainClients } from '../shared/chain/chain-clients';
+import { ChainRegistry } from '../shared/chain/chain-registry';
+import { RpcMetrics } from '../shared/chain/rpc-metrics';
+import type { AppConfig, ChainConfig, ChainContracts } from '../shared/config/config-schema';
+import { createLogger, type Logger } from '../shared/log/create-logger';
+import { createAdminServer } from '../shared/metrics/admin-server';
+import { Prices } from '../shared/routing/prices/usd-prices';
+import { startQuoting, type QuotingService } from '../shared/routing/quoting-service';
+import { openStore, type Store } from '../shared/store/store';
+import { tokensOfChain } from '../shared/tokens/token-lists';
+import { ChainKeeper } from './chain-keeper';
+import { KeeperMetrics } from './keeper-metrics';
+import { OrderIndex } from './select/order-index';
+import { OrderIndexSync } from './select/order-index-sync';
+import { loadExecutorWallets } from './submit/executor-keys';
+import { FeePolicy } from './submit/fee-policy';
+import { WalletPool } from './submit/wallet-pool';
+
+const RPC_TIMEOUT_MS = 10_000;
+const SOURCE_RPC_TIMEOUT_MS = 30_000;
+/** Pool state polls: faster than the api's, the keeper acts on each block. */
+export const KEEPER_BLOCK_POLL_MS = 250;
+const OPEN_ORDERS_GAUGE_MS = 5_000;
+
+export interface KeeperOptions {
+  log?: Logger;
+  store?: Store;
+  /**
+   * Pool state owned by the caller (the embedded mode shares the api's, so each chain's pools are loaded and
+   * followed once per process); otherwise the keeper starts its own.
+   */
+  quoting?: QuotingService;
+  /** Executor wallets' keys when the config has none (embedded mode passes the devnet's executors). */
+  executorKeys?: string[];
+  now?: () => number;
+}
+
+export interface KeeperInstance {
+  metrics: KeeperMetrics;
+  store: Store;
+  owner: string;
+  /** Starts the loops and the admin server; resolves with the admin URL. */
+  start(): Promise<{ adminUrl: string }>;
+  /** Stops taking new work, waits for ticks in flight, then closes everything (SIGTERM). */
+  stop(): Promise<void>;
+}
+
+/** The keeper's one wiring function: concrete objects from the validated config, passed in through constructors. */
+export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}): Promise<KeeperInstance> {
+  const log = options.log ?? createLogger(config.logLevel, 'keeper');
+  const now = options.now ?? Date.now;
+  const ownStore = !options.store;
+  const store = options.store ?? (await openStore(config));
+  const owner = config.keeper.id || `${os.hostname()}:${process.pid}:${now().toString(36)}`;
+  const metrics = new KeeperMetrics();
+  const rpcMetrics = new RpcMetrics(metrics.registry, 'tas_keeper_');
+  const chains = new ChainRegistry(config.chains);
+  const listed = new Map(chains.all().map((c) => [c.chainId, tokensOfChain(c)]));
+  const clients = new ChainClients(chains, {
+    timeoutMs: RPC_TIMEOUT_MS,
+    retries: 2,
+    metrics: rpcMetrics,
+    log,
+  });
+  const sourceClients = new ChainClients(chains, {
+    timeoutMs: SOURCE_RPC_TIMEOUT_MS,
+    retries: 2,
+    metrics: rpcMetrics,
+    log,
+  });
+  const quoting =
+    options.quoting ??
+    startQuoting({
+      chains: chains.all(),
+      clients: sourceClients,
+      tokens: { tokensOf: (id) => listed.get(id) ?? [] },
+      log,
+      pollMs: KEEPER_BLOCK_POLL_MS,
+    });
+  const prices = new Prices(quoting.engine, { tokensOf: (id) => listed.get(id) ?? [] });
+  const signers = await loadExecutorWallets({
+    privateKeys: [...config.keeper.executorPrivateKeys, ...(options.executorKeys ?? [])],
+    keystoreFiles: config.keeper.executorKeystoreFiles,
+    keystorePassword: config.keeper.executorKeystorePassword,
+  });
+  if (!signers.length) log.warn('no executor wallets configured: orders are selected but never executed');
+
+  const index = new OrderIndex();
+  const sync = new OrderIndexSync(index, async (since, afterId, limit) =>
+    (await store.keeperLimitOrders.listChangedSince(since, afterId, limit)).map((o) => ({
+      id: o.id,
+      chainId: o.chainId,
+      tokenIn: o.tokenIn,
+      tokenOut: o.tokenOut,
+      trigger: o.priceTrigger,
+      expiresAt: o.expiresAt,
+      nextAttemptAt: o.nextAttemptAt,
+      version: o.version,
+      status: o.status,
+      updatedAt: o.updatedAt,
+    })),
+  );
+
+  const lowBalanceWei = BigInt(config.keeper.lowBalanceWei);
+  const keepers: ChainKeeper[] = [];
+  for (const chain of chains.all()) {
+    const client = clients.find(chain.chainId);
+    if (!chain.contracts || !client) continue;
+    const chainId = chain.chainId;
+    const pool = new WalletPool(client, signers, {
+      lowBalanceWei,
+      onBalance: (address, wei, low) => metrics.walletBalance(chainId, address, wei, low),
+      onResync: (e) => metrics.nonceResync(chainId, e.address),
+    });
+    keepers.push(
+      new ChainKeeper({
+        chain: chain as ChainConfig & { contracts: ChainContracts },
+        client,
+        engine: quoting.engine,
+        prices,
+        tokens: () => listed.get(chainId) ?? [],
+        index,
+        limit: store.keeperLimitOrders,
+        dca: store.keeperDca,
+        transactions: store.keeperTransactions,
+        referencePrices: store.referencePrices,
+        pool,
+        fees: new FeePolicy(client, {
+          maxFeePerGasCap: parseUnits(
+            String(chain.maxFeePerGasGwei ?? config.keeper.maxFeePerGasGwei),
+            'gwei',
+          ),
+        }),
+        metrics,
+        config: { ...config.keeper, confirmations: chain.confirmations ?? config.keeper.confirmations },
+        owner,
+        log: log.child({ chainId }),
+        now,
+      }),
+    );
+  }
+
+  const chainIds = keepers.map((k) => k.chainId);
+  const countOpenOrders = async (): Promise<void> => {
+    const [limit, dca] = await Promise.all([
+      store.keeperLimitOrders.countOpen(),
+      store.keeperDca.countOpen(),
+    ]);
+    for (const chainId of chainIds) {
+      const of = (rows: typeof limit) =>
+        Object.fromEntries(rows.filter((r) => r.chainId === chainId).map((r) => [r.status, r.count]));
+      metrics.setOpenLimitOrders(chainId, of(limit));
+      metrics.setOpenDcaOrders(chainId, of(dca));
+    }
+  };
+
+  let stopped = false;
+  let syncTimer: NodeJS.Timeout | undefined;
+  let gaugeTimer: NodeJS.Timeout | undefined;
+  const tickTimers: NodeJS.Timeout[] = [];
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>): void => {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
+  const admin = createAdminServer(metrics.registry, async () => !stopped);
+
+  const scheduleSync = (): void => {
+    syncTimer = setTimeout(() => {
+      const run = sync.poll().then(
+        () => undefined,
+        (err: unknown) => {
+          metrics.unhandledError('select');
+          log.error({ err }, 'order index sync failed');
+        },
+      );
+      track(run);
+      void run.finally(() => {
+        if (!stopped) scheduleSync();
+      });
+    }, config.keeper.pollIntervalMs);
+  };
+  // Each chain ticks on its own timer: a chain stuck on a slow RPC never holds another back.
+  const scheduleTick = (keeper: ChainKeeper, i: number): void => {
+    tickTimers[i] = setTimeout(() => {
+      const run = keeper.tick();
+      track(run);
+      void run.finally(() => {
+        if (!stopped) scheduleTick(keeper, i);
+      });
+    }, config.keeper.pollIntervalMs);
+  };
+
+  return {
+    metrics,
+    store,
+    owner,
+    async start() {
+      await sync.poll();
+      scheduleSync();
+      keepers.forEach(scheduleTick);
+      gaugeTimer = setInterval(() => {
+        countOpenOrders().catch((err: unknown) => log.error({ err }, 'counting open orders failed'));
+      }, OPEN_ORDERS_GAUGE_MS);
+      const adminUrl = await new Promise<string>((resolve, reject) => {
+        admin.once('error', reject);
+        admin.listen(config.keeper.adminPort, config.host, () => {
+          const { port } = admin.address() as AddressInfo;
+          resolve(`http://${config.host}:${port}`);
+        });
+      });
+      log.info({ owner, chains: keepers.length, executors: signers.length }, 'keeper started');
+      return { adminUrl };
+    },
+    async stop() {
+      stopped = true;
+      if (syncTimer) clearTimeout(syncTimer);
+      if (gaugeTimer) clearInterval(gaugeTimer);
+      for (const t of tickTimers) clearTimeout(t);
+      // In-flight work finishes: a batch being recorded and broadcast is followed to its end by whoever holds it.
+      await Promise.allSettled([...inFlight]);
+      if (!options.quoting) await quoting.stop();
+      clients.close();
+      sourceClients.close();
+      await new Promise<void>((resolve) => (admin.listening ? admin.close(() => resolve()) : resolve()));
+      if (ownStore) await store.close();
+      log.info('keeper stopped');
+    },
+  };
+}

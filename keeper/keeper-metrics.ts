@@ -1,0 +1,448 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Which pipeline an order belongs to: a limit order or one DCA iteration. */
+export type OrderKind = 'limit' | 'dca';
+
+/** The keeper's stages (one folder each); `main` is the process around them. */
+export type KeeperStage = 'watch' | 'select' | 'claim' | 'plan' | 'submit' | 'track' | 'settle' | 'dca';
+
+/** Limit-order states the keeper still has work on; final ones are not gauged (they only grow). */
+export const OPEN_LIMIT_ORDER_STATUSES = ['pending', 'executing', 'submitted'] as const;
+export type OpenLimitOrderStatus = (typeof OPEN_LIMIT_ORDER_STATUSES)[number];
+
+/** DCA iteration states the keeper still has work on. */
+export const OPEN_DCA_ORDER_STATUSES = ['pending', 'executing'] as const;
+export type OpenDcaOrderStatus = (typeof OPEN_DCA_ORDER_STATUSES)[number];
+
+/**
+ * How one order ended in an included transaction: `executed` (OrderExecuted event), `failed` (OrderFailed event:
+ * the batch went on without it), `reverted` (the whole transaction reverted, so every order in it).
+ */
+export type ExecutionResult = 'executed' | 'failed' | 'reverted';
+
+/** What the failure table decided for a failed order: try again next block, back off, or settle it `failed`. */
+export type FailureDisposition = 'retry' | 'backoff' | 'final';
+
+/** How a DCA iteration ended (its final DCA order state). */
+export type DcaIterationResult = 'successful' | 'error' | 'expired' | 'cancelled';
+
+/** `status` of a transaction receipt. */
+export type ReceiptStatus = 'success' | 'reverted';
+
+/**
+ * Gas units per order; the devnet snapshot has 192,775 for a single order and about 80,000 per order in batches of
+ * 20, real routes over several hops cost more.
+ */
+const GAS_PER_ORDER_BUCKETS = [
+  50_000, 75_000, 100_000, 125_000, 150_000, 200_000, 250_000, 300_000, 400_000, 500_000, 750_000, 1_000_000,
+];
+/** Selection must stay under 5 ms per block at 100,000 open orders: fine buckets around that target. */
+const SELECTION_BUCKETS = [0.0005, 0.001, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.025, 0.05, 0.1];
+/** One stage's work for one block: a store round trip at the fast end, RPC calls and receipts at the slow end. */
+const TICK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const BATCH_SIZE_BUCKETS = [1, 2, 3, 5, 8, 10, 15, 20, 30, 50, 75, 100];
+/** 1 = included in the block right after the trigger block, the target. */
+const INCLUSION_BLOCK_BUCKETS = [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50, 100];
+const INCLUSION_SECONDS_BUCKETS = [0.5, 1, 2, 3, 5, 8, 13, 20, 30, 45, 60, 120, 300, 600];
+/**
+ * Fees valued in the chain's native coin span decades between chains (ETH against POL) and gas prices: log-spaced
+ * buckets.
+ */
+const FEE_NATIVE_BUCKETS = [
+  1e-7, 1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 50,
+];
+
+/**
+ * The EVM accounts balances and gas prices in wei, 10^-18 of the native coin on every EVM chain: gauges and
+ * counters of native amounts are in whole coins (ETH, POL) so dashboards read them without scaling. A double keeps
+ * 15 significant digits, plenty for monitoring.
+ */
+const WEI_PER_NATIVE = 1e18;
+
+function native(wei: bigint): number {
+  return Number(wei) / WEI_PER_NATIVE;
+}
+
+/**
+ * Every metric of the keeper process, on its own registry served by the keeper's admin port (`/metrics`). Names
+ * start with `tas_keeper_` and carry `chain_id` wherever the value belongs to one chain. RPC requests, latency and
+ * failovers are the shared `RpcMetrics`, built by the wiring on this registry with the same prefix.
+ *
+ * Label values are bounded sets: stages, statuses, results and failure reason codes (never free text, order ids or
+ * transaction hashes); wallets are the configured executor addresses.
+ */
+export class KeeperMetrics {
+  readonly registry = new Registry();
+
+  readonly openLimitOrders = new Gauge({
+    name: 'tas_keeper_open_limit_orders',
+    help: 'Limit orders not yet final in the store, by chain and status (pending, executing, submitted)',
+    labelNames: ['chain_id', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly openDcaOrders = new Gauge({
+    name: 'tas_keeper_open_dca_orders',
+    help: 'DCA iterations not yet final in the store, by chain and status (pending, executing)',
+    labelNames: ['chain_id', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly selectionDuration = new Histogram({
+    name: 'tas_keeper_selection_duration_seconds',
+    help: 'Time to select the orders whose trigger a new block reached, from the in-memory index, per block and chain',
+    labelNames: ['chain_id'] as const,
+    buckets: SELECTION_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly tickDuration = new Histogram({
+    name: 'tas_keeper_tick_duration_seconds',
+    help: 'Time one pipeline stage spends on one tick (one block of one chain), by chain and stage',
+    labelNames: ['chain_id', 'stage'] as const,
+    buckets: TICK_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly ordersTriggeredTotal = new Counter({
+    name: 'tas_keeper_orders_triggered_total',
+    help: 'Orders whose trigger was reached and confirmed by an exact quote, handed to the claim stage, by chain and kind',
+    labelNames: ['chain_id', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly headBlock = new Gauge({
+    name: 'tas_keeper_head_block',
+    help: 'Number of the newest block the keeper has seen, by chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly blocksSeenTotal = new Counter({
+    name: 'tas_keeper_blocks_seen_total',
+    help: 'New head blocks the block feed delivered, by chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly lastBlockSeenTimestamp = new Gauge({
+    name: 'tas_keeper_last_block_seen_timestamp_seconds',
+    help: 'Unix time (keeper clock) at which the newest block was seen, by chain; time() minus this is the feed age',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly priceLagBlocks = new Gauge({
+    name: 'tas_keeper_price_lag_blocks',
+    help: 'Head block minus the block of the pool state the last selection priced orders with, by chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly feedStallsTotal = new Counter({
+    name: 'tas_keeper_feed_stalls_total',
+    help: "Times the block feed watchdog found no new block within the chain's stall window, by chain",
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly feedStalled = new Gauge({
+    name: 'tas_keeper_feed_stalled',
+    help: 'Whether the block feed of a chain is stalled now (1) or delivering blocks (0), by chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly reorgsTotal = new Counter({
+    name: 'tas_keeper_reorgs_total',
+    help: 'Chain reorganisations detected through block-hash checkpoints, by chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+
+  readonly claimsTotal = new Counter({
+    name: 'tas_keeper_claims_total',
+    help: 'Orders this keeper moved to executing under its lease, by chain and kind',
+    labelNames: ['chain_id', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly claimsLostTotal = new Counter({
+    name: 'tas_keeper_claims_lost_total',
+    help: 'Selected orders not claimed because another keeper held them or the api changed or cancelled them first, by chain and kind',
+    labelNames: ['chain_id', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly leaseReclaimsTotal = new Counter({
+    name: 'tas_keeper_lease_reclaims_total',
+    help: 'Orders taken back from an expired lease (a keeper that crashed or stalled), by chain and kind',
+    labelNames: ['chain_id', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly executionsTotal = new Counter({
+    name: 'tas_keeper_executions_total',
+    help: 'Orders in included transactions, by chain, kind and result (executed, failed: OrderFailed event, reverted: whole transaction)',
+    labelNames: ['chain_id', 'kind', 'result'] as const,
+    registers: [this.registry],
+  });
+  readonly orderFailuresTotal = new Counter({
+    name: 'tas_keeper_order_failures_total',
+    help: 'Order failures at any stage, by chain, kind, reason code and disposition (retry, backoff, final)',
+    labelNames: ['chain_id', 'kind', 'reason', 'disposition'] as const,
+    registers: [this.registry],
+  });
+  readonly dcaIterationsTotal = new Counter({
+    name: 'tas_keeper_dca_iterations_total',
+    help: 'DCA iterations ended, by chain and result (successful, error, expired, cancelled)',
+    labelNames: ['chain_id', 'result'] as const,
+    registers: [this.registry],
+  });
+
+  readonly batchSize = new Histogram({
+    name: 'tas_keeper_batch_size_orders',
+    help: 'Orders per OrderExecutor batch transaction sent, by chain',
+    labelNames: ['chain_id'] as const,
+    buckets: BATCH_SIZE_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly gasUsedTotal = new Counter({
+    name: 'tas_keeper_gas_used_total',
+    help: 'Gas units used by included keeper transactions (reverted ones too), by chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly gasPerOrder = new Histogram({
+    name: 'tas_keeper_gas_per_order',
+    help: 'Gas units per order of an included batch (transaction gas used divided by its orders, once per order), by chain',
+    labelNames: ['chain_id'] as const,
+    buckets: GAS_PER_ORDER_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly gasCostNativeTotal = new Counter({
+    name: 'tas_keeper_gas_cost_native_total',
+    help: "Gas paid by the executor wallets (gas used times effective gas price), in the chain's native coin, by chain",
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly executionFeeNative = new Histogram({
+    name: 'tas_keeper_execution_fee_native',
+    help: "Execution fee charged per executed order, valued in the chain's native coin at the price the keeper computed it with, by chain",
+    labelNames: ['chain_id'] as const,
+    buckets: FEE_NATIVE_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly transactionsSentTotal = new Counter({
+    name: 'tas_keeper_transactions_sent_total',
+    help: 'Signed transactions broadcast by the executor wallets (replacements included), by chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly replacementsTotal = new Counter({
+    name: 'tas_keeper_transaction_replacements_total',
+    help: 'Stuck transactions replaced with higher fees at the same nonce, by chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly droppedTotal = new Counter({
+    name: 'tas_keeper_transactions_dropped_total',
+    help: 'Transactions that left the mempool without a receipt (their orders went back to the pipeline), by chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly receiptsTotal = new Counter({
+    name: 'tas_keeper_receipts_total',
+    help: 'Receipts of keeper transactions, by chain and status (success, reverted)',
+    labelNames: ['chain_id', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly inclusionBlocks = new Histogram({
+    name: 'tas_keeper_trigger_to_inclusion_blocks',
+    help: 'Blocks from the block that reached an order trigger to the block that included its transaction, per order, by chain',
+    labelNames: ['chain_id'] as const,
+    buckets: INCLUSION_BLOCK_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly inclusionSeconds = new Histogram({
+    name: 'tas_keeper_trigger_to_inclusion_seconds',
+    help: 'Seconds (keeper clock) from seeing the block that reached an order trigger to seeing its receipt, per order, by chain',
+    labelNames: ['chain_id'] as const,
+    buckets: INCLUSION_SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly nonceResyncsTotal = new Counter({
+    name: 'tas_keeper_nonce_resyncs_total',
+    help: "Times a wallet's local nonce was reset from the chain after an error, by chain and wallet",
+    labelNames: ['chain_id', 'wallet'] as const,
+    registers: [this.registry],
+  });
+
+  readonly walletBalanceNative = new Gauge({
+    name: 'tas_keeper_wallet_balance_native',
+    help: "Executor wallet balance in the chain's native coin, by chain and wallet",
+    labelNames: ['chain_id', 'wallet'] as const,
+    registers: [this.registry],
+  });
+  readonly walletBalanceLow = new Gauge({
+    name: 'tas_keeper_wallet_balance_low',
+    help: 'Whether an executor wallet balance is below its alert threshold (1) or not (0), by chain and wallet',
+    labelNames: ['chain_id', 'wallet'] as const,
+    registers: [this.registry],
+  });
+  readonly walletInFlight = new Gauge({
+    name: 'tas_keeper_wallet_in_flight_transactions',
+    help: 'Transactions of an executor wallet sent and not yet included, by chain and wallet',
+    labelNames: ['chain_id', 'wallet'] as const,
+    registers: [this.registry],
+  });
+
+  readonly unhandledErrorsTotal = new Counter({
+    name: 'tas_keeper_unhandled_errors_total',
+    help: 'Errors caught by the loop wrapper rather than classified by a stage, by stage (main: outside the stages)',
+    labelNames: ['stage'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'tas_keeper_' });
+  }
+
+  /** The `Content-Type` of `registry.metrics()`, for the admin server. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** Sets every open status of the chain, so a status that emptied reads 0 rather than its last count. */
+  setOpenLimitOrders(chainId: number, counts: Readonly<Partial<Record<OpenLimitOrderStatus, number>>>): void {
+    for (const status of OPEN_LIMIT_ORDER_STATUSES) {
+      this.openLimitOrders.set({ chain_id: String(chainId), status }, counts[status] ?? 0);
+    }
+  }
+
+  setOpenDcaOrders(chainId: number, counts: Readonly<Partial<Record<OpenDcaOrderStatus, number>>>): void {
+    for (const status of OPEN_DCA_ORDER_STATUSES) {
+      this.openDcaOrders.set({ chain_id: String(chainId), status }, counts[status] ?? 0);
+    }
+  }
+
+  observeSelection(chainId: number, seconds: number): void {
+    this.selectionDuration.observe({ chain_id: String(chainId) }, seconds);
+  }
+
+  observeTick(chainId: number, stage: KeeperStage, seconds: number): void {
+    this.tickDuration.observe({ chain_id: String(chainId), stage }, seconds);
+  }
+
+  ordersTriggered(chainId: number, kind: OrderKind, count: number): void {
+    if (count > 0) this.ordersTriggeredTotal.inc({ chain_id: String(chainId), kind }, count);
+  }
+
+  /** A new head block: counts it, moves the head and clears a stall (the feed is delivering again). */
+  blockSeen(chainId: number, blockNumber: number, seenAtMs: number): void {
+    const labels = { chain_id: String(chainId) };
+    this.blocksSeenTotal.inc(labels);
+    this.headBlock.set(labels, blockNumber);
+    this.lastBlockSeenTimestamp.set(labels, seenAtMs / 1000);
+    this.feedStalled.set(labels, 0);
+  }
+
+  setPriceLag(chainId: number, blocks: number): void {
+    this.priceLagBlocks.set({ chain_id: String(chainId) }, blocks);
+  }
+
+  /** The watchdog fired: counted once per stall; `blockSeen` clears the gauge. */
+  feedStall(chainId: number): void {
+    const labels = { chain_id: String(chainId) };
+    this.feedStallsTotal.inc(labels);
+    this.feedStalled.set(labels, 1);
+  }
+
+  reorgDetected(chainId: number): void {
+    this.reorgsTotal.inc({ chain_id: String(chainId) });
+  }
+
+  ordersClaimed(chainId: number, kind: OrderKind, count: number): void {
+    if (count > 0) this.claimsTotal.inc({ chain_id: String(chainId), kind }, count);
+  }
+
+  claimsLost(chainId: number, kind: OrderKind, count: number): void {
+    if (count > 0) this.claimsLostTotal.inc({ chain_id: String(chainId), kind }, count);
+  }
+
+  leasesReclaimed(chainId: number, kind: OrderKind, count: number): void {
+    if (count > 0) this.leaseReclaimsTotal.inc({ chain_id: String(chainId), kind }, count);
+  }
+
+  orderExecution(chainId: number, kind: OrderKind, result: ExecutionResult): void {
+    this.executionsTotal.inc({ chain_id: String(chainId), kind, result });
+  }
+
+  /** `reason` is a stable code from the failure table (e.g. `expired`, `insufficient_allowance`), never a message. */
+  orderFailure(chainId: number, kind: OrderKind, reason: string, disposition: FailureDisposition): void {
+    this.orderFailuresTotal.inc({ chain_id: String(chainId), kind, reason, disposition });
+  }
+
+  dcaIteration(chainId: number, result: DcaIterationResult): void {
+    this.dcaIterationsTotal.inc({ chain_id: String(chainId), result });
+  }
+
+  /** A batch transaction was broadcast for the first time (its replacements are `transactionSent` only). */
+  batchSent(chainId: number, orders: number): void {
+    this.batchSize.observe({ chain_id: String(chainId) }, orders);
+  }
+
+  transactionSent(chainId: number, replacement: boolean): void {
+    const labels = { chain_id: String(chainId) };
+    this.transactionsSentTotal.inc(labels);
+    if (replacement) this.replacementsTotal.inc(labels);
+  }
+
+  transactionDropped(chainId: number): void {
+    this.droppedTotal.inc({ chain_id: String(chainId) });
+  }
+
+  /** An included keeper transaction carrying `orders` orders: receipt status, gas and its cost. */
+  receipt(
+    chainId: number,
+    receipt: { status: ReceiptStatus; gasUsed: bigint; effectiveGasPrice: bigint; orders: number },
+  ): void {
+    const labels = { chain_id: String(chainId) };
+    this.receiptsTotal.inc({ ...labels, status: receipt.status });
+    this.gasUsedTotal.inc(labels, Number(receipt.gasUsed));
+    this.gasCostNativeTotal.inc(labels, native(receipt.gasUsed * receipt.effectiveGasPrice));
+    if (receipt.orders > 0) {
+      const perOrder = Number(receipt.gasUsed) / receipt.orders;
+      for (let i = 0; i < receipt.orders; i += 1) this.gasPerOrder.observe(labels, perOrder);
+    }
+  }
+
+  /** One order's latency from its trigger block to the block including it. */
+  orderIncluded(chainId: number, blocks: number, seconds: number): void {
+    const labels = { chain_id: String(chainId) };
+    this.inclusionBlocks.observe(labels, blocks);
+    this.inclusionSeconds.observe(labels, seconds);
+  }
+
+  /**
+   * One executed order's fee, valued in wei of the native coin: the gas cost the fee was computed from (estimate
+   * times effective gas price), lowered to the contract's cap when the cap applied, before its conversion into the
+   * sold token. Native value rather than the sold token's base units, so fees of every pair add up and compare with
+   * `tas_keeper_gas_cost_native_total`.
+   */
+  executionFee(chainId: number, feeWeiEquivalent: bigint): void {
+    this.executionFeeNative.observe({ chain_id: String(chainId) }, native(feeWeiEquivalent));
+  }
+
+  nonceResync(chainId: number, wallet: string): void {
+    this.nonceResyncsTotal.inc({ chain_id: String(chainId), wallet });
+  }
+
+  /**
+   * After a balance read; `low` is the wallet pool's verdict against its threshold, so the alert and the pool's
+   * choice of wallets agree. A low balance is an alert, never a crash: the pool goes on with the other wallets.
+   */
+  walletBalance(chainId: number, wallet: string, balanceWei: bigint, low: boolean): void {
+    const labels = { chain_id: String(chainId), wallet };
+    this.walletBalanceNative.set(labels, native(balanceWei));
+    this.walletBalanceLow.set(labels, low ? 1 : 0);
+  }
+
+  setInFlight(chainId: number, wallet: string, transactions: number): void {
+    this.walletInFlight.set({ chain_id: String(chainId), wallet }, transactions);
+  }
+
+  unhandledError(stage: KeeperStage | 'main'): void {
+    this.unhandledErrorsTotal.inc({ stage });
+  }
+}

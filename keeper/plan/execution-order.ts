@@ -1,0 +1,36 @@
+/** A claimed limit order or DCA iteration, in the terms the plan, submit and settle stages share. */
+export interface ExecutionOrder {
+  kind: 'limit' | 'dca';
+  /** The service id (limit order id or DCA order id). */
+  id: string;
+  /** keccak256 of `id`: the order's id in OrderExecutor. */
+  onchainId: string;
+  /** The version the claim returned (submitBatch refuses an order changed since). */
+  version: number;
+  attemptNumber: number;
+  chainId: number;
+  maker: string;
+  /** Lowercase ERC-20 addresses. */
+  tokenIn: string;
+  tokenOut: string;
+  decimalsIn: number;
+  decimalsOut: number;
+  amountIn: bigint;
+  signature: string;
+  /**
+   * The least output the order accepts for `amountIn` alone (limit: amount × trigger × (1 − slippage); DCA:
+   * none before routing, its minimum comes from the routed quote and its slippage).
+   */
+  minAmountOut: bigint;
+  /**
+   * Limit orders: the price the maker asked (out per in, decimal string); the order runs only when the routed
+   * output covers amountIn plus the execution fee at this price. Undefined for DCA.
+   */
+  priceTrigger?: string;
+  /** DCA: percent, applied to the routed output. */
+  slippagePercent?: string;
+  /** The block whose price selected the order (latency metrics). */
+  triggerBlock: number;
+}
+
+export type FailedOrder = { order: ExecutionOrder; reason: string };

@@ -1,0 +1,60 @@
+/**
+ * What the keeper does with each way an order can fail, in one table (the design's retry/drop table):
+ * - `final`: the order is settled `failed` with the reason in `reasonFail` (limit) or `errorMessage` (DCA).
+ * - `next-block`: back to `pending` at once; the cause is the market (price moved back between selection and
+ *   inclusion, or the transaction missed its deadline).
+ * - `back-off`: back to `pending` after a growing delay; the cause is ours or the network's and may pass.
+ * Retryable failures count in `attemptNumber`; after MAX_ATTEMPTS back-offs an order is final. Market failures
+ * never make an order final: a price bouncing around the trigger is the maker's risk to wait out.
+ */
+export type FailureAction = 'final' | 'next-block' | 'back-off';
+
+export const FAILURE_KINDS = {
+  // OrderExecutor's OrderFailed reasons.
+  BAD_SIGNATURE: 'final',
+  INSUFFICIENT_BALANCE: 'final',
+  INSUFFICIENT_ALLOWANCE: 'final',
+  ZERO_AMOUNT: 'final',
+  ALREADY_EXECUTED: 'final',
+  FEE_TOO_HIGH: 'back-off',
+  INSUFFICIENT_OUTPUT: 'next-block',
+  DEADLINE: 'next-block',
+  SWAP_FAILED: 'back-off',
+  // The keeper's own.
+  expired: 'final',
+  TOKEN_NOT_LISTED: 'final',
+  INVALID_AMOUNT: 'final',
+  NO_ROUTE: 'back-off',
+  RPC_ERROR: 'back-off',
+  TRANSACTION_REVERTED: 'back-off',
+  TRANSACTION_DROPPED: 'next-block',
+  GAS_TOO_EXPENSIVE: 'back-off',
+} as const satisfies Record<string, FailureAction>;
+
+export type FailureReason = keyof typeof FAILURE_KINDS;
+
+/** Back-offs after which an order is settled `failed` anyway (its last reason kept). */
+export const MAX_ATTEMPTS = 5;
+const BACK_OFF_BASE_MS = 5_000;
+const BACK_OFF_MAX_MS = 300_000;
+
+export interface FailureDecision {
+  final: boolean;
+  /** Unix ms before which the order is not selected again (retryable failures). */
+  nextAttemptAt: number;
+}
+
+export function isFailureReason(reason: string): reason is FailureReason {
+  return Object.prototype.hasOwnProperty.call(FAILURE_KINDS, reason);
+}
+
+/** `attemptNumber` is the order's count before this failure. An unknown reason is treated as back-off. */
+export function decideFailure(reason: string, attemptNumber: number, nowMs: number): FailureDecision {
+  const action: FailureAction = isFailureReason(reason) ? FAILURE_KINDS[reason] : 'back-off';
+  if (action === 'final' || (action === 'back-off' && attemptNumber + 1 >= MAX_ATTEMPTS)) {
+    return { final: true, nextAttemptAt: nowMs };
+  }
+  if (action === 'next-block') return { final: false, nextAttemptAt: nowMs };
+  const delay = Math.min(BACK_OFF_BASE_MS * 2 ** attemptNumber, BACK_OFF_MAX_MS);
+  return { final: false, nextAttemptAt: nowMs + delay };
+}

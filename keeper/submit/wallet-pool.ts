@@ -1,0 +1,148 @@
+import type { Wallet } from 'ethers';
+import type { TxFees } from './fee-policy';
+import {
+  ExecutorWallet,
+  type SendOptions,
+  type SentTransaction,
+  type TxRequest,
+  DEFAULT_MAX_IN_FLIGHT,
+} from './executor-wallet';
+import type { NonceResync } from './nonce-manager';
+import type { RawRpc } from './raw-rpc';
+import { broadcastFailureText } from './send-error';
+
+export interface WalletBalance {
+  address: string;
+  /** Wei; null when the balance could not be read (the wallet keeps its previous low/not-low state). */
+  wei: bigint | null;
+  low: boolean;
+}
+
+export interface WalletPoolOptions {
+  /** Transactions each wallet may have in flight at once (default 1). */
+  maxInFlightPerWallet?: number;
+  /** A wallet with less native balance (wei) is not given new transactions until a later read finds more. */
+  lowBalanceWei?: bigint;
+  /** After every balance read: the keeper exports it as the wallet-balance gauge and the low-balance alert. */
+  onBalance?: (address: string, wei: bigint, low: boolean) => void;
+  /** Every nonce resync of a wallet (the nonce-resync metric). */
+  onResync?: (event: NonceResync) => void;
+  /** A balance that could not be read; the pool carries on. */
+  onBalanceError?: (address: string, reason: string) => void;
+}
+
+/**
+ * The executor wallets of one chain. A caller acquires a wallet (one in-flight slot), sends through it, and frees
+ * it when the transaction has ended: mined, dropped or given up. Wallets whose balance is below the threshold get
+ * nothing new; the process goes on with the others, or with none, and the balance metric raises the alert.
+ */
+export class WalletPool {
+  readonly chainId: number;
+  readonly wallets: readonly ExecutorWallet[];
+  private readonly threshold: bigint;
+  /** Where the search for a free wallet starts: spreads sends over wallets with equal load. */
+  private cursor = 0;
+
+  constructor(
+    private readonly rpc: RawRpc,
+    signers: readonly Wallet[],
+    private readonly opts: WalletPoolOptions = {},
+  ) {
+    const addresses = new Set(signers.map((s) => s.address));
+    if (addresses.size !== signers.length) throw new Error('an executor key is in the pool twice');
+    this.chainId = rpc.chainId;
+    this.threshold = opts.lowBalanceWei ?? 0n;
+    this.wallets = signers.map(
+      (signer) =>
+        new ExecutorWallet(signer, rpc, {
+          maxInFlight: opts.maxInFlightPerWallet ?? DEFAULT_MAX_IN_FLIGHT,
+          onResync: opts.onResync,
+        }),
+    );
+  }
+
+  /** A wallet with a free slot and enough balance, its slot taken; undefined when every wallet is busy or low. */
+  acquire(): ExecutorWallet | undefined {
+    const count = this.wallets.length;
+    let best: ExecutorWallet | undefined;
+    let bestIndex = 0;
+    for (let i = 0; i < count; i++) {
+      const index = (this.cursor + i) % count;
+      const wallet = this.wallets[index]!;
+      if (!wallet.available()) continue;
+      if (!best || wallet.inFlight < best.inFlight) {
+        best = wallet;
+        bestIndex = index;
+      }
+    }
+    if (!best || !best.take()) return undefined;
+    this.cursor = (bestIndex + 1) % count;
+    return best;
+  }
+
+  /** Frees the slot of an acquired wallet. */
+  free(wallet: ExecutorWallet): void {
+    this.own(wallet).free();
+  }
+
+  /** The pool's wallet for an address (a restarted keeper's tracked transactions name their sender). */
+  find(address: string): ExecutorWallet | undefined {
+    const lower = address.toLowerCase();
+    return this.wallets.find((w) => w.address.toLowerCase() === lower);
+  }
+
+  /** Signs and broadcasts on an acquired wallet (see ExecutorWallet.send). The slot stays taken either way. */
+  send(
+    wallet: ExecutorWallet,
+    request: TxRequest,
+    fees: TxFees,
+    opts?: SendOptions,
+  ): Promise<SentTransaction> {
+    return this.own(wallet).send(request, fees, opts);
+  }
+
+  /** Re-sends a transaction's nonce with new fees (see ExecutorWallet.replace). */
+  replace(
+    tx: SentTransaction,
+    fees: TxFees,
+    opts?: SendOptions & { request?: TxRequest },
+  ): Promise<SentTransaction> {
+    const wallet = this.find(tx.wallet);
+    if (!wallet)
+      throw new Error(`transaction ${tx.hash} was sent by ${tx.wallet}, not a wallet of this pool`);
+    return wallet.replace(tx, fees, opts);
+  }
+
+  /**
+   * Reads every wallet's native balance, updates which wallets are low and reports each through `onBalance`.
+   * Never throws: a balance that cannot be read is null and the wallet keeps its previous state.
+   */
+  async balances(): Promise<WalletBalance[]> {
+    return Promise.all(
+      this.wallets.map(async (wallet): Promise<WalletBalance> => {
+        let wei: bigint;
+        try {
+          const answer = await this.rpc.send('eth_getBalance', [wallet.address, 'latest']);
+          if (typeof answer !== 'string' || !/^0x[0-9a-fA-F]+$/.test(answer))
+            throw new Error(`eth_getBalance answered ${JSON.stringify(answer)}`);
+          wei = BigInt(answer);
+        } catch (err) {
+          this.opts.onBalanceError?.(wallet.address, broadcastFailureText(err));
+          return { address: wallet.address, wei: null, low: wallet.lowBalance };
+        }
+        const low = wallet.recordBalance(wei, this.threshold);
+        try {
+          this.opts.onBalance?.(wallet.address, wei, low);
+        } catch {
+          // A failing metrics callback must not stop the balance check of the other wallets.
+        }
+        return { address: wallet.address, wei, low };
+      }),
+    );
+  }
+
+  private own(wallet: ExecutorWallet): ExecutorWallet {
+    if (!this.wallets.includes(wallet)) throw new Error(`wallet ${wallet.address} is not in this pool`);
+    return wallet;
+  }
+}

@@ -1,0 +1,571 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  Contract,
+  Interface,
+  MaxUint256,
+  Wallet,
+  id as keccakId,
+  type JsonRpcProvider,
+  type TransactionResponse,
+} from 'ethers';
+import { loadArtifact } from '../../contracts-abi/artifacts';
+import { devnetKeys } from '../../devnet/keys';
+import type { ManifestChain } from '../../devnet/manifest';
+import type { LimitOrderResponse } from '../../api/routes/limit-orders/limit-order-response';
+import { buildKeeper, type KeeperInstance } from '../../keeper/build-keeper';
+import { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES } from '../../keeper/plan/pair-signature';
+import { createLogger } from '../../shared/log/create-logger';
+import type { Store } from '../../shared/store/store';
+import type { ApiClient } from '../helpers/api-client';
+import { testConfig } from '../helpers/api-harness';
+import { startKeeperProcess, type KeeperProcess } from '../helpers/keeper-process';
+import { startRpcProxy, type RpcProxy } from '../helpers/rpc-proxy';
+import { startService, type RunningService } from '../helpers/service-harness';
+import { mysqlServerForTests } from '../helpers/store-targets';
+
+/**
+ * The keeper under faults, end to end on a devnet chain with real transactions: orders are created through the
+ * public API by the manifest's test accounts (each approved the OrderExecutor and signed its pair authorization);
+ * "exactly once" is read from the chain (one OrderExecuted event per order id) and from the API (every order
+ * `completed`, with the hash of the transaction that holds its event).
+ */
+
+jest.setTimeout(180_000);
+
+const ORDER_EXECUTOR = new Interface(loadArtifact('OrderExecutor').abi);
+const ORDER_EXECUTED_TOPIC = ORDER_EXECUTOR.getEvent('OrderExecuted')!.topicHash;
+const ERC20 = ['function approve(address spender, uint256 amount) returns (bool)'];
+const EXECUTORS = devnetKeys(2).executors;
+const HOUR_MS = 3_600_000;
+const APPROVE_GAS = 100_000n;
+/** Far below the devnet market (ETH ≈ 3,000 USD): every order crosses at once and stays crossed while they fill. */
+const SELL_WETH = { amount: '0.05', trigger: '2000' };
+const SELL_USDC = { amount: '100', trigger: '0.0002' };
+
+type Order = LimitOrderResponse;
+
+interface Maker {
+  wallet: Wallet;
+  /** Pair authorization per `tokenIn>tokenOut`. */
+  signatures: Map<string, string>;
+}
+
+interface Pair {
+  tokenIn: { symbol: string; address: string };
+  tokenOut: { symbol: string; address: string };
+  amount: string;
+  trigger: string;
+}
+
+interface ExecutedLog {
+  onchainId: string;
+  txHash: string;
+}
+
+function token(manifest: ManifestChain, symbol: string): { symbol: string; address: string } {
+  const found = manifest.tokens.find((t) => t.symbol === symbol);
+  if (!found) throw new Error(`devnet has no ${symbol}`);
+  return { symbol: found.symbol, address: found.address };
+}
+
+function pairs(manifest: ManifestChain): { sellWeth: Pair; sellUsdc: Pair } {
+  const weth = token(manifest, 'WETH');
+  const usdc = token(manifest, 'USDC');
+  return {
+    sellWeth: { tokenIn: weth, tokenOut: usdc, ...SELL_WETH },
+    sellUsdc: { tokenIn: usdc, tokenOut: weth, ...SELL_USDC },
+  };
+}
+
+/** Polls for the receipt with a deadline: a transaction that never mines fails the test with its hash. */
+async function minedReceipt(provider: JsonRpcProvider, tx: TransactionResponse): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const receipt = await provider.getTransactionReceipt(tx.hash);
+    if (receipt) {
+      if (receipt.status !== 1) throw new Error(`transaction ${tx.hash} reverted`);
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`transaction ${tx.hash} not mined`);
+    await sleep(50);
+  }
+}
+
+/**
+ * The four manifest accounts, each approving the OrderExecutor for WETH and USDC and signing both directions.
+ * One transaction at a time and with a fixed gas limit: ganache 7 was seen to leave an eth_estimateGas sent while
+ * it mines another sender's transaction unanswered for good.
+ */
+async function prepareMakers(running: RunningService): Promise<Maker[]> {
+  const { manifest, provider } = running;
+  const executor = manifest.contracts.orderExecutor;
+  const { sellWeth, sellUsdc } = pairs(manifest);
+  const makers: Maker[] = [];
+  for (const account of manifest.accounts) {
+    const wallet = new Wallet(account.privateKey, provider);
+    for (const t of [sellWeth.tokenIn, sellUsdc.tokenIn]) {
+      const approve = new Contract(t.address, ERC20, wallet).getFunction('approve');
+      const sent = (await approve(executor, MaxUint256, { gasLimit: APPROVE_GAS })) as TransactionResponse;
+      await minedReceipt(provider, sent);
+    }
+    const signatures = new Map<string, string>();
+    for (const p of [sellWeth, sellUsdc]) {
+      const signature = await wallet.signTypedData(
+        { ...PAIR_AUTHORIZATION_DOMAIN, chainId: manifest.chainId, verifyingContract: executor },
+        PAIR_AUTHORIZATION_TYPES,
+        { maker: wallet.address, tokenIn: p.tokenIn.address, tokenOut: p.tokenOut.address },
+      );
+      signatures.set(`${p.tokenIn.address}>${p.tokenOut.address}`, signature);
+    }
+    makers.push({ wallet, signatures });
+  }
+  return makers;
+}
+
+function orderBody(chainId: number, maker: Maker, pair: Pair): Record<string, unknown> {
+  return {
+    accountTo: maker.wallet.address,
+    chainId,
+    inTokenAddress: pair.tokenIn.address,
+    outTokenAddress: pair.tokenOut.address,
+    tokenASymbol: pair.tokenIn.symbol,
+    tokenBSymbol: pair.tokenOut.symbol,
+    amount: pair.amount,
+    priceTrigger: pair.trigger,
+    price: pair.trigger,
+    expired: String(Date.now() + HOUR_MS),
+    gasPrice: '1',
+    slippage: '1',
+    signature: maker.signatures.get(`${pair.tokenIn.address}>${pair.tokenOut.address}`),
+  };
+}
+
+/** `count` orders spread over the makers, both directions of WETH/USDC. */
+function orderBodies(running: RunningService, makers: Maker[], count: number): Record<string, unknown>[] {
+  const { sellWeth, sellUsdc } = pairs(running.manifest);
+  return Array.from({ length: count }, (_, i) =>
+    orderBody(running.manifest.chainId, makers[i % makers.length]!, i % 3 === 2 ? sellUsdc : sellWeth),
+  );
+}
+
+/**
+ * Creates the orders through the API, a few at a time. Until a keeper has published the pair's reference price
+ * the API answers 400 `Not exist reference price…`: those are retried for a while.
+ */
+async function createOrders(client: ApiClient, bodies: Record<string, unknown>[]): Promise<Order[]> {
+  const created: Order[] = [];
+  const deadline = Date.now() + 60_000;
+  const createOne = async (body: Record<string, unknown>): Promise<Order> => {
+    for (;;) {
+      const res = await client.post<Order>('/limit-order', body);
+      if (res.status === 200 && res.body.data) return res.body.data;
+      const noPriceYet = res.status === 400 && /Not exist reference price/.test(res.text);
+      if (!noPriceYet || Date.now() > deadline) throw new Error(`order creation: ${res.status} ${res.text}`);
+      await sleep(250);
+    }
+  };
+  for (let i = 0; i < bodies.length; i += 20) {
+    created.push(...(await Promise.all(bodies.slice(i, i + 20).map(createOne))));
+  }
+  return created;
+}
+
+async function listOrders(client: ApiClient): Promise<Map<string, Order>> {
+  const res = await client.get<Order[]>('/limit-order');
+  if (res.status !== 200 || !res.body.data) throw new Error(`list: ${res.status} ${res.text}`);
+  return new Map(res.body.data.map((o) => [o.id, o]));
+}
+
+async function waitFor<T>(
+  what: string,
+  read: () => Promise<T | undefined>,
+  timeoutMs: number,
+  intervalMs = 250,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
+
+/** Waits until every order has ended; fails at once on an order settled `failed`, which must not happen here. */
+async function waitForAllCompleted(
+  client: ApiClient,
+  ids: readonly string[],
+  timeoutMs: number,
+): Promise<Map<string, Order>> {
+  let last = new Map<string, Order>();
+  try {
+    return await waitFor(
+      'every order completed',
+      async () => {
+        last = await listOrders(client);
+        const failed = ids.map((i) => last.get(i)).filter((o) => o?.status === 'failed');
+        if (failed.length)
+          throw new Error(`orders failed: ${JSON.stringify(failed.map((o) => [o!.id, o!.reasonFail]))}`);
+        return ids.every((i) => last.get(i)?.status === 'completed') ? last : undefined;
+      },
+      timeoutMs,
+    );
+  } catch (err) {
+    const byStatus: Record<string, number> = {};
+    for (const i of ids) {
+      const status = last.get(i)?.status ?? 'missing';
+      byStatus[status] = (byStatus[status] ?? 0) + 1;
+    }
+    throw new Error(`${(err as Error).message}; statuses: ${JSON.stringify(byStatus)}`);
+  }
+}
+
+async function executedLogs(provider: JsonRpcProvider, orderExecutor: string): Promise<ExecutedLog[]> {
+  const logs = await provider.getLogs({
+    address: orderExecutor,
+    topics: [ORDER_EXECUTED_TOPIC],
+    fromBlock: 0,
+    toBlock: 'latest',
+  });
+  return logs.map((l) => ({
+    onchainId: l.topics[1]!.toLowerCase(),
+    txHash: l.transactionHash,
+  }));
+}
+
+/**
+ * Every order completed once: exactly one OrderExecuted event per order id on the whole chain, none for another
+ * id, and the API's `txHash` of each order is the transaction holding its event.
+ */
+async function expectExecutedExactlyOnce(running: RunningService, orders: Map<string, Order>, ids: string[]) {
+  const logs = await executedLogs(running.provider, running.manifest.contracts.orderExecutor);
+  const byOnchainId = new Map<string, ExecutedLog[]>();
+  for (const log of logs) byOnchainId.set(log.onchainId, [...(byOnchainId.get(log.onchainId) ?? []), log]);
+  const twice = [...byOnchainId.entries()].filter(([, l]) => l.length > 1).map(([k]) => k);
+  expect(twice).toEqual([]);
+  expect(logs).toHaveLength(ids.length);
+  for (const orderId of ids) {
+    const order = orders.get(orderId)!;
+    expect({ id: orderId, status: order.status }).toEqual({ id: orderId, status: 'completed' });
+    const events = byOnchainId.get(keccakId(orderId).toLowerCase()) ?? [];
+    expect({ id: orderId, events: events.length }).toEqual({ id: orderId, events: 1 });
+    expect({ id: orderId, txHash: order.txHash }).toEqual({ id: orderId, txHash: events[0]!.txHash });
+  }
+}
+
+interface TransactionRow {
+  id: string;
+  executor: string;
+  nonce: number;
+  status: string;
+  txHash: string;
+  txHashes: string[];
+  limitOrderIds: string[];
+}
+
+async function transactionRows(store: Store): Promise<TransactionRow[]> {
+  const rows: Array<Record<string, unknown>> = await store.knex('keeper_transactions').select('*');
+  return rows.map((r) => ({
+    id: String(r.id),
+    executor: String(r.executor),
+    nonce: Number(r.nonce),
+    status: String(r.status),
+    txHash: String(r.tx_hash),
+    txHashes: JSON.parse(String(r.tx_hashes)) as string[],
+    limitOrderIds: JSON.parse(String(r.limit_order_ids)) as string[],
+  }));
+}
+
+/** Each order in exactly one settled batch row, and no row left open. */
+function expectOneSettledRowPerOrder(rows: TransactionRow[], ids: string[]): void {
+  expect(rows.filter((r) => ['signed', 'pending', 'mined'].includes(r.status))).toEqual([]);
+  const seen = new Map<string, number>();
+  for (const row of rows.filter((r) => r.status === 'settled'))
+    for (const orderId of row.limitOrderIds) seen.set(orderId, (seen.get(orderId) ?? 0) + 1);
+  expect([...seen.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+  expect([...seen.keys()].sort()).toEqual([...ids].sort());
+}
+
+async function counterValue(keeper: KeeperInstance, name: string): Promise<number> {
+  const metric = keeper.metrics.registry.getSingleMetric(name);
+  if (!metric) throw new Error(`no metric ${name}`);
+  const { values } = await metric.get();
+  return values.reduce((sum, v) => sum + v.value, 0);
+}
+
+function describeProcess(child: KeeperProcess, index: number): string {
+  const lines = child
+    .logs()
+    .map(({ time: _time, hostname: _host, pid: _pid, ...rest }) => JSON.stringify(rest));
+  return `keeper process ${index + 1} (pid ${child.pid}):\n  ${lines.slice(-30).join('\n  ')}\n  stderr: ${child.stderr()}`;
+}
+
+const onMysql = mysqlServerForTests() ? describe : describe.skip;
+
+onMysql('keepers on one MySQL store', () => {
+  it('two keepers execute 200 crossing orders exactly once, both doing work', async () => {
+    const running = await startService({
+      storeKind: 'mysql',
+      keepers: 2,
+      executorsPerKeeper: [[0], [1]],
+      // Small batches: 200 orders need many batches, so both keepers claim from the same open orders.
+      env: { KEEPER_MAX_BATCH_ORDERS: '10' },
+    });
+    try {
+      const makers = await prepareMakers(running);
+      const orders = await createOrders(running.client, orderBodies(running, makers, 200));
+      const ids = orders.map((o) => o.id);
+      expect(new Set(ids).size).toBe(200);
+
+      const final = await waitForAllCompleted(running.client, ids, 150_000);
+      await expectExecutedExactlyOnce(running, final, ids);
+
+      const rows = await transactionRows(running.api.store);
+      expectOneSettledRowPerOrder(rows, ids);
+      const ordersPerExecutor = new Map<string, number>();
+      for (const row of rows.filter((r) => r.status === 'settled'))
+        ordersPerExecutor.set(
+          row.executor,
+          (ordersPerExecutor.get(row.executor) ?? 0) + row.limitOrderIds.length,
+        );
+      for (const executor of [EXECUTORS[0]!.address, EXECUTORS[1]!.address])
+        expect({ executor, did: (ordersPerExecutor.get(executor) ?? 0) > 0 }).toEqual({
+          executor,
+          did: true,
+        });
+      // The batch cap held.
+      for (const row of rows) expect(row.limitOrderIds.length).toBeLessThanOrEqual(10);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('keeper processes killed mid-batch and restarted settle every order exactly once', async () => {
+    // Three real keeper processes on one executor wallet are SIGKILLed in turn: (1) its batch broadcast but not
+    // mined, (2) its batch broadcast and mined but not settled, (3) orders claimed but no transaction recorded.
+    // A fourth must finish everything from the store alone (leases of 3 s let it take over quickly).
+    const leaseEnv = { KEEPER_LEASE_MS: '3000', KEEPER_POLL_MS: '100', KEEPER_MAX_BATCH_ORDERS: '8' };
+    const running = await startService({ storeKind: 'mysql', keepers: 0, env: leaseEnv });
+    const children: KeeperProcess[] = [];
+    const startChild = async (killAfterFirstBatch: boolean): Promise<KeeperProcess> => {
+      const child = await startKeeperProcess({
+        chains: running.devnet.chains,
+        dataDir: running.target.dataDir,
+        databaseUrl: running.target.databaseUrl,
+        executorPrivateKeys: [EXECUTORS[0]!.privateKey],
+        env: leaseEnv,
+        killWhen: killAfterFirstBatch ? (line) => line.msg === 'batch submitted' : undefined,
+      });
+      children.push(child);
+      return child;
+    };
+    try {
+      const { provider } = running;
+      const makers = await prepareMakers(running);
+      // No keeper runs yet to publish the reference price the API requires: the test publishes it, so every
+      // order exists before the first keeper starts and its first batch is a full one.
+      await running.api.store.referencePrices.upsert([
+        {
+          chainId: running.manifest.chainId,
+          baseSymbol: 'WETH',
+          quoteSymbol: 'USDC',
+          price: '3000',
+          blockNumber: await provider.getBlockNumber(),
+          updatedAt: Date.now(),
+        },
+      ]);
+      const orders = await createOrders(running.client, orderBodies(running, makers, 30));
+      const ids = orders.map((o) => o.id);
+
+      // Kill 1: the batch is signed, recorded and broadcast, but not mined (the miner is stopped).
+      await provider.send('miner_stop', []);
+      const first = await startChild(true);
+      const firstBatch = await first.waitForLog((l) => l.msg === 'batch submitted', 60_000);
+      expect((await first.exited).signal).toBe('SIGKILL');
+      expect(first.killedOn()).toBe(firstBatch);
+      const firstTx = String(firstBatch.txHash);
+      expect(await provider.getTransactionReceipt(firstTx)).toBeNull();
+      expect(await provider.getTransaction(firstTx)).not.toBeNull();
+      const afterKill = await listOrders(running.client);
+      const inFlight = ids.filter((i) => afterKill.get(i)?.status === 'submitted');
+      expect(inFlight.length).toBe(Number(firstBatch.orders));
+      expect(inFlight.every((i) => afterKill.get(i)!.txHash === firstTx)).toBe(true);
+      // The dead keeper's transaction is mined while no keeper runs.
+      await provider.send('miner_start', []);
+      expect((await provider.getTransactionReceipt(firstTx))?.status).toBe(1);
+
+      // Kill 2: a restarted keeper (same executor wallet) dies right after broadcasting its first batch.
+      const second = await startChild(true);
+      const secondBatch = await second.waitForLog((l) => l.msg === 'batch submitted', 60_000);
+      expect((await second.exited).signal).toBe('SIGKILL');
+      expect(String(secondBatch.txHash)).not.toBe(firstTx);
+
+      // Kill 3: another restart dies between claim and submission: its orders are `executing` under its lease,
+      // with no transaction recorded. The test watches the store and kills it as soon as it sees that state.
+      const third = await startChild(false);
+      const claimedUnsent = () =>
+        running.api.store
+          .knex('limit_orders')
+          .where({ status: 'executing' })
+          .whereNull('keeper_tx_id')
+          .select('id');
+      await waitFor(
+        'orders claimed by the third keeper',
+        async () => ((await claimedUnsent()).length > 0 ? true : undefined),
+        60_000,
+        5,
+      );
+      await third.kill();
+      const stranded = (await claimedUnsent()).map((r: { id: string }) => r.id);
+      expect(stranded.length).toBeGreaterThan(0);
+
+      // The last keeper takes over what the dead ones held once their leases ran out and finishes the rest.
+      const last = await startChild(false);
+      const final = await waitForAllCompleted(running.client, ids, 90_000);
+      await expectExecutedExactlyOnce(running, final, ids);
+      expect(final.get(inFlight[0]!)!.txHash).toBe(firstTx);
+      expectOneSettledRowPerOrder(await transactionRows(running.api.store), ids);
+      // Every keeper that started sent from the same wallet: its nonces are contiguous, none used twice.
+      const nonces = (await transactionRows(running.api.store)).map((r) => r.nonce).sort((a, b) => a - b);
+      expect(nonces).toEqual(nonces.map((_, i) => nonces[0]! + i));
+      expect(last.logs().filter((l) => l.level >= 50)).toEqual([]);
+      // The first batch's row was open when its keeper died: a later one took it over rather than re-executing.
+      const takeovers = children.flatMap((c) =>
+        c.logs().filter((l) => l.msg === 'took over a transaction of an expired keeper'),
+      );
+      expect(takeovers.map((l) => l.txHash)).toContain(firstTx);
+    } catch (err) {
+      // The keepers ran in other processes: their logs are the diagnosis.
+      if (err instanceof Error) err.message += `\n${children.map(describeProcess).join('\n')}`;
+      throw err;
+    } finally {
+      await Promise.all(children.map((c) => c.kill()));
+      await running.close();
+    }
+  });
+});
+
+describe('keeper transactions and RPC faults', () => {
+  it('replaces a transaction dropped from the pool, and the order completes once with the replacement', async () => {
+    // Setup: ganache drops its whole pending pool on evm_revert (its source: "Pending transactions are always
+    // removed when you revert"). With the miner stopped, a snapshot is taken before the keeper submits; reverting
+    // to it (no block was mined in between, so the chain state is unchanged) removes the keeper's pending
+    // transaction as a node that forgot it would. An empty block (evm_mine, nothing left to include) then makes
+    // the keeper track again: its nonce is still unused and the node no longer knows the hash, so it must send a
+    // replacement with bumped fees. KEEPER_REPLACE_AFTER_BLOCKS stays above the blocks mined meanwhile, so the
+    // replacement can only come from the drop detection.
+    const running = await startService({ env: { KEEPER_REPLACE_AFTER_BLOCKS: '5' } });
+    const { provider } = running;
+    let minerStopped = false;
+    try {
+      const keeper = running.keepers[0]!;
+      const makers = await prepareMakers(running);
+      // The keeper publishes the reference price; wait for it with a first order that just executes.
+      const [warmUp] = await createOrders(running.client, orderBodies(running, makers, 1));
+      await waitForAllCompleted(running.client, [warmUp!.id], 30_000);
+
+      await provider.send('miner_stop', []);
+      minerStopped = true;
+      const snapshot = String(await provider.send('evm_snapshot', []));
+      const [order] = await createOrders(running.client, orderBodies(running, makers.slice(1), 1));
+      const submitted = await waitFor(
+        'the order submitted',
+        async () => {
+          const o = (await listOrders(running.client)).get(order!.id)!;
+          return o.status === 'submitted' ? o : undefined;
+        },
+        30_000,
+      );
+      const original = submitted.txHash;
+      expect(await provider.getTransaction(original)).not.toBeNull();
+      const head = await provider.getBlockNumber();
+
+      expect(await provider.send('evm_revert', [snapshot])).toBe(true);
+      expect(await provider.getTransaction(original)).toBeNull();
+      expect(await provider.getBlockNumber()).toBe(head);
+      await provider.send('evm_mine', []);
+      const replacedRow = await waitFor(
+        'a replacement recorded',
+        async () => {
+          const row = (await transactionRows(running.api.store)).find((r) =>
+            r.limitOrderIds.includes(order!.id),
+          );
+          return row && row.txHashes.length > 1 ? row : undefined;
+        },
+        30_000,
+      );
+      const replacement = replacedRow.txHash;
+      expect(replacedRow.txHashes).toEqual([original, replacement]);
+      // Broadcast, not mined yet: the miner is still stopped.
+      await waitFor(
+        'the replacement in the pool',
+        async () => ((await provider.getTransaction(replacement)) ? true : undefined),
+        10_000,
+      );
+
+      await provider.send('miner_start', []);
+      minerStopped = false;
+      const final = await waitForAllCompleted(running.client, [warmUp!.id, order!.id], 30_000);
+      expect(final.get(order!.id)!.txHash).toBe(replacement);
+      expect(replacement).not.toBe(original);
+      expect((await provider.getTransactionReceipt(replacement))?.status).toBe(1);
+      expect(await provider.getTransactionReceipt(original)).toBeNull();
+      await expectExecutedExactlyOnce(running, final, [warmUp!.id, order!.id]);
+      expect(await counterValue(keeper, 'tas_keeper_transaction_replacements_total')).toBe(1);
+      expect(await counterValue(keeper, 'tas_keeper_transactions_dropped_total')).toBe(0);
+    } finally {
+      if (minerStopped) await provider.send('miner_start', []).catch(() => undefined);
+      await running.close();
+    }
+  });
+
+  it('executes every order through an RPC endpoint that fails one call in five', async () => {
+    const running = await startService({ keepers: 0 });
+    let proxy: RpcProxy | undefined;
+    let keeper: KeeperInstance | undefined;
+    try {
+      proxy = await startRpcProxy(running.manifest.rpcUrl, { failEvery: 5, failure: '503' });
+      const proxied = running.devnet.chains.map((c) => ({ ...c, rpcUrls: [proxy!.url] }));
+      // The keeper alone talks to the chain through the proxy (the api keeps the direct URL). On SQLite a keeper
+      // shares the api's store, as in embedded mode.
+      const config = testConfig(
+        running.target,
+        // Batches of two: five transactions, so sends, receipts and settlements all run through the faults too.
+        {
+          KEEPER_POLL_MS: '100',
+          KEEPER_LEASE_MS: '10000',
+          KEEPER_ADMIN_PORT: '0',
+          KEEPER_MAX_BATCH_ORDERS: '2',
+        },
+        { chains: proxied },
+      );
+      keeper = await buildKeeper(config, {
+        store: running.api.store,
+        // TAS_TEST_KEEPER_LOG=info shows this keeper's log when the test needs a diagnosis.
+        log: createLogger(process.env.TAS_TEST_KEEPER_LOG ?? 'silent', 'keeper'),
+        executorKeys: [EXECUTORS[0]!.privateKey],
+      });
+      await keeper.start();
+      const makers = await prepareMakers(running);
+      const orders = await createOrders(running.client, orderBodies(running, makers, 10));
+      const ids = orders.map((o) => o.id);
+      const final = await waitForAllCompleted(running.client, ids, 120_000);
+      await expectExecutedExactlyOnce(running, final, ids);
+      expectOneSettledRowPerOrder(await transactionRows(running.api.store), ids);
+      // Faults really were injected on the keeper's path, and not only into its block polling.
+      expect(proxy.failed()).toBe(Math.floor(proxy.received() / 5));
+      const failedMethods = new Set(
+        proxy
+          .bodies()
+          .filter((_, i) => (i + 1) % 5 === 0)
+          .map((b) => b.method),
+      );
+      expect([...failedMethods].filter((m) => m !== 'eth_blockNumber').length).toBeGreaterThan(0);
+      expect(await counterValue(keeper, 'tas_keeper_unhandled_errors_total')).toBe(0);
+    } finally {
+      await keeper?.stop();
+      await proxy?.close();
+      await running.close();
+    }
+  });
+});

@@ -1,0 +1,353 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Wallet } from 'ethers';
+import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
+import type { ApiClient } from '../helpers/api-client';
+import {
+  approveExecutor,
+  baseUnits,
+  coversLimitMinimum,
+  createLimitOrder,
+  executionEvents,
+  feeCap,
+  getLimitOrder,
+  marketPrice,
+  moveMarket,
+  onchainIdOf,
+  priceString,
+  signPair,
+  token,
+  waitForLimitOrder,
+  type LimitOrderJson,
+  type LimitOrderRequest,
+} from '../helpers/maker';
+import { startWethUsdcKeeperE2e, type WethUsdcKeeperE2e } from '../helpers/keeper-e2e';
+import type { RunningService } from '../helpers/service-harness';
+
+/**
+ * Limit orders end to end: orders created through the public API on a devnet chain, executed by the keeper with
+ * real transactions, checked against the chain (receipts, OrderExecutor events, the maker's balances).
+ * Every maker sells WETH for USDC; the market is read from POST /quotes and moved with the market mover.
+ */
+
+jest.setTimeout(90_000);
+
+const PAIR = 'WETH/USDC';
+/** Far enough from the market that a 1 WETH order's own price impact and the quote's fee never decide. */
+const ABOVE = 1.03;
+const BELOW = 0.97;
+const UP = 0.06;
+const TX_HASH = /^0x[0-9a-f]{64}$/;
+
+let service: RunningService;
+let chain: ManifestChain;
+let client: ApiClient;
+let makers: Wallet[];
+let weth: ManifestToken;
+let usdc: ManifestToken;
+let capBps: bigint;
+let balances: WethUsdcKeeperE2e['balances'];
+
+beforeAll(async () => {
+  ({ service, chain, client, makers, weth, usdc, capBps, balances } = await startWethUsdcKeeperE2e());
+}, 120_000);
+
+afterAll(async () => {
+  await service?.close();
+});
+
+const inAnHour = (): string => String(Date.now() + 3_600_000);
+
+async function orderRequest(
+  maker: Wallet,
+  priceTrigger: string,
+  over: Partial<LimitOrderRequest> = {},
+): Promise<LimitOrderRequest> {
+  return {
+    accountTo: maker.address,
+    chainId: chain.chainId,
+    inTokenAddress: weth.address,
+    outTokenAddress: usdc.address,
+    tokenASymbol: 'WETH',
+    tokenBSymbol: 'USDC',
+    amount: '1',
+    priceTrigger,
+    price: priceTrigger,
+    expired: inAnHour(),
+    gasPrice: '1',
+    slippage: '1',
+    signature: await signPair(maker, chain, maker.address, weth.address, usdc.address),
+    ...over,
+  };
+}
+
+/** Allowance for `amount` plus the most fee the contract lets the keeper charge on it. */
+async function fundOrder(maker: Wallet, amount: bigint): Promise<void> {
+  await approveExecutor(maker, chain, weth.address, amount + feeCap(amount, capBps));
+}
+
+/** Mines `count` empty blocks, leaving the keeper time to act on each. */
+async function mineBlocks(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await service.provider.send('evm_mine', []);
+    await sleep(500);
+  }
+}
+
+/** Raises the market by UP on every WETH/USDC pool; the returned function brings it back down. */
+async function raiseMarket(): Promise<{ block: number; restore: () => Promise<void> }> {
+  const block = await moveMarket(service.provider, chain, PAIR, UP);
+  return {
+    block,
+    restore: async () => {
+      await moveMarket(service.provider, chain, PAIR, 1 / (1 + UP) - 1);
+    },
+  };
+}
+
+/**
+ * A completed order as the chain proves it: a successful receipt whose OrderExecuted event for this order paid
+ * the maker at least amount × priceTrigger × (1 − slippage) and took exactly amount + fee (fee within the cap),
+ * and the maker's balances moved by exactly those amounts.
+ */
+async function expectExecutedOnChain(
+  order: LimitOrderJson,
+  maker: Wallet,
+  amountIn: bigint,
+  before: { weth: bigint; usdc: bigint },
+): Promise<{ blockNumber: number }> {
+  expect(order.status).toBe('completed');
+  expect(order.txHash).toMatch(TX_HASH);
+  expect(order.reasonFail).toEqual([]);
+  const { receipt, executed } = await executionEvents(service.provider, chain, order.txHash);
+  expect(receipt.status).toBe(1);
+  const event = executed.find((e) => e.onchainId === onchainIdOf(order.id));
+  expect(event).toBeDefined();
+  const { fee, amountOut } = event!;
+  expect(event).toMatchObject({
+    maker: maker.address,
+    tokenIn: weth.address,
+    tokenOut: usdc.address,
+    amountIn,
+  });
+  expect(fee).toBeGreaterThan(0n);
+  expect(fee).toBeLessThanOrEqual(feeCap(amountIn, capBps));
+  expect(
+    coversLimitMinimum({
+      received: amountOut,
+      amountIn,
+      priceTrigger: String(order.priceTrigger),
+      slippage: order.slippage,
+      decimalsIn: weth.decimals,
+      decimalsOut: usdc.decimals,
+    }),
+  ).toBe(true);
+  const after = await balances(maker.address);
+  expect(before.weth - after.weth).toBe(amountIn + fee);
+  expect(after.usdc - before.usdc).toBe(amountOut);
+  // The public transaction status agrees with the receipt.
+  const status = await client.get<{ status: string }>(
+    `/transactions/${order.txHash}?chainId=${chain.chainId}`,
+  );
+  expect(status.body.data?.status).toBe('success');
+  return { blockNumber: receipt.blockNumber };
+}
+
+/** No OrderExecuted event for this order ever reached the chain. */
+async function expectNeverExecuted(order: LimitOrderJson): Promise<void> {
+  const logs = await service.provider.getLogs({
+    address: chain.contracts.orderExecutor,
+    topics: [null, onchainIdOf(order.id)],
+    fromBlock: 0,
+    toBlock: 'latest',
+  });
+  expect(logs).toEqual([]);
+}
+
+describe('limit orders executed by the keeper', () => {
+  it('keeps an order above the market pending over several blocks, then completes it in the block(s) after the market crosses its trigger, paying at least amount × trigger × (1 − slippage)', async () => {
+    const maker = makers[0]!;
+    const amountIn = baseUnits('1', weth);
+    await fundOrder(maker, amountIn);
+    const market = await marketPrice(service.provider, chain, weth, usdc);
+    const before = await balances(maker.address);
+
+    const created = await createLimitOrder(client, await orderRequest(maker, priceString(market * ABOVE)));
+    expect(created).toMatchObject({ status: 'pending', txHash: '', reasonFail: [], attemptNumber: 0 });
+
+    await mineBlocks(4);
+    const waiting = await getLimitOrder(client, created.id);
+    expect(waiting).toMatchObject({ status: 'pending', txHash: '', reasonFail: [] });
+    expect(await balances(maker.address)).toEqual(before);
+    const lastPendingBlock = await service.provider.getBlockNumber();
+
+    const moved = await raiseMarket();
+    try {
+      const done = await waitForLimitOrder(client, created.id, ['completed', 'failed']);
+      const { blockNumber } = await expectExecutedOnChain(done, maker, amountIn, before);
+      // Included after the blocks it waited through, at the latest in the block after the last move.
+      expect(blockNumber).toBeGreaterThan(lastPendingBlock);
+      expect(blockNumber).toBeLessThanOrEqual(moved.block + 1);
+      // What the keeper measured for it is reported on the order.
+      expect(done.allowance).toMatch(/^[0-9]+$/);
+      expect(done.estimateGas).toMatch(/^[1-9][0-9]*$/);
+      expect(done.effectivePriceGas).toMatch(/^[1-9][0-9]*$/);
+      expect(BigInt(done.allowance)).toBeGreaterThanOrEqual(amountIn);
+    } finally {
+      await moved.restore();
+    }
+  });
+
+  it('never executes an order cancelled while pending, although the price then crosses its trigger and a twin order completes', async () => {
+    const [maker, twinMaker] = [makers[1]!, makers[2]!];
+    const amountIn = baseUnits('1', weth);
+    await fundOrder(maker, amountIn);
+    await fundOrder(twinMaker, amountIn);
+    const trigger = priceString((await marketPrice(service.provider, chain, weth, usdc)) * ABOVE);
+    const before = await balances(maker.address);
+    const twinBefore = await balances(twinMaker.address);
+
+    const order = await createLimitOrder(client, await orderRequest(maker, trigger));
+    const twin = await createLimitOrder(client, await orderRequest(twinMaker, trigger));
+    await mineBlocks(1);
+
+    const cancel = await client.delete<LimitOrderJson>(`/limit-order/${order.id}`);
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.data).toMatchObject({ status: 'cancelled', txHash: '' });
+    expect(cancel.body.data?.deletedAt).not.toBe('');
+
+    const moved = await raiseMarket();
+    try {
+      const twinDone = await waitForLimitOrder(client, twin.id, ['completed', 'failed']);
+      await expectExecutedOnChain(twinDone, twinMaker, amountIn, twinBefore);
+      await mineBlocks(3);
+
+      const after = await getLimitOrder(client, order.id);
+      expect(after).toMatchObject({ status: 'cancelled', txHash: '', reasonFail: [] });
+      expect(await balances(maker.address)).toEqual(before);
+      await expectNeverExecuted(order);
+      const again = await client.delete(`/limit-order/${order.id}`);
+      expect(again.status).toBe(409);
+    } finally {
+      await moved.restore();
+    }
+  });
+
+  it('fails orders with a wrong pair signature (another pair, another key) with BAD_SIGNATURE, while a valid order crossing in the same block completes', async () => {
+    const [otherPairMaker, otherKeyMaker, validMaker] = [makers[0]!, makers[1]!, makers[3]!];
+    const amountIn = baseUnits('1', weth);
+    for (const m of [otherPairMaker, otherKeyMaker, validMaker]) await fundOrder(m, amountIn);
+    const usdt = token(chain, 'USDT');
+    const trigger = priceString((await marketPrice(service.provider, chain, weth, usdc)) * ABOVE);
+    const before = await Promise.all(
+      [otherPairMaker, otherKeyMaker, validMaker].map((m) => balances(m.address)),
+    );
+
+    // Signed for WETH/USDT instead of WETH/USDC; signed by the valid maker's key for another maker.
+    const otherPair = await signPair(
+      otherPairMaker,
+      chain,
+      otherPairMaker.address,
+      weth.address,
+      usdt.address,
+    );
+    const otherKey = await signPair(validMaker, chain, otherKeyMaker.address, weth.address, usdc.address);
+    const [badPair, badKey, valid] = await Promise.all([
+      orderRequest(otherPairMaker, trigger, { signature: otherPair }).then((b) =>
+        createLimitOrder(client, b),
+      ),
+      orderRequest(otherKeyMaker, trigger, { signature: otherKey }).then((b) => createLimitOrder(client, b)),
+      orderRequest(validMaker, trigger).then((b) => createLimitOrder(client, b)),
+    ]);
+    // The api does not check signatures: all three are accepted.
+    for (const o of [badPair, badKey, valid]) expect(o.status).toBe('pending');
+    await mineBlocks(1);
+
+    // All three cross together: one selection, one batch plan.
+    const moved = await raiseMarket();
+    try {
+      const validDone = await waitForLimitOrder(client, valid.id, ['completed', 'failed']);
+      await expectExecutedOnChain(validDone, validMaker, amountIn, before[2]!);
+      for (const [i, bad] of [badPair, badKey].entries()) {
+        const done = await waitForLimitOrder(client, bad.id, ['completed', 'failed']);
+        expect(done).toMatchObject({ status: 'failed', txHash: '', reasonFail: ['BAD_SIGNATURE'] });
+        expect(done.attemptNumber).toBeGreaterThanOrEqual(1);
+        expect(await balances([otherPairMaker, otherKeyMaker][i]!.address)).toEqual(before[i]);
+        await expectNeverExecuted(bad);
+      }
+    } finally {
+      await moved.restore();
+    }
+  });
+
+  it('fails only the order whose maker did not approve enough (INSUFFICIENT_ALLOWANCE); another maker’s order completes', async () => {
+    const [shortMaker, fundedMaker] = [makers[2]!, makers[3]!];
+    const amountIn = baseUnits('1', weth);
+    // Covers the amount but not the fee: the allowance must hold amount plus fee.
+    await approveExecutor(shortMaker, chain, weth.address, amountIn - 1n);
+    await fundOrder(fundedMaker, amountIn);
+    const trigger = priceString((await marketPrice(service.provider, chain, weth, usdc)) * BELOW);
+    const shortBefore = await balances(shortMaker.address);
+    const fundedBefore = await balances(fundedMaker.address);
+
+    const [short, funded] = await Promise.all([
+      orderRequest(shortMaker, trigger).then((b) => createLimitOrder(client, b)),
+      orderRequest(fundedMaker, trigger).then((b) => createLimitOrder(client, b)),
+    ]);
+
+    const fundedDone = await waitForLimitOrder(client, funded.id, ['completed', 'failed']);
+    await expectExecutedOnChain(fundedDone, fundedMaker, amountIn, fundedBefore);
+    const shortDone = await waitForLimitOrder(client, short.id, ['completed', 'failed']);
+    expect(shortDone).toMatchObject({ status: 'failed', txHash: '', reasonFail: ['INSUFFICIENT_ALLOWANCE'] });
+    expect(await balances(shortMaker.address)).toEqual(shortBefore);
+    await expectNeverExecuted(short);
+  });
+
+  it('settles an order that reaches its expiry unexecuted as failed with reasonFail ["expired"]', async () => {
+    const maker = makers[0]!;
+    const amountIn = baseUnits('1', weth);
+    await fundOrder(maker, amountIn);
+    const trigger = priceString((await marketPrice(service.provider, chain, weth, usdc)) * ABOVE);
+    const before = await balances(maker.address);
+    const expiresAt = Date.now() + 3_000;
+
+    const order = await createLimitOrder(
+      client,
+      await orderRequest(maker, trigger, { expired: String(expiresAt) }),
+    );
+    expect(order.expired).toBe(String(expiresAt));
+    await mineBlocks(1);
+    if (Date.now() < expiresAt - 500) expect((await getLimitOrder(client, order.id)).status).toBe('pending');
+
+    const done = await waitForLimitOrder(client, order.id, ['completed', 'failed', 'cancelled'], 15_000);
+    expect(done).toMatchObject({ status: 'failed', txHash: '', reasonFail: ['expired'] });
+    expect(Date.parse(done.updatedAt)).toBeGreaterThanOrEqual(expiresAt);
+    expect(await balances(maker.address)).toEqual(before);
+    // A settled order is no longer the maker's to change.
+    expect((await client.delete(`/limit-order/${order.id}`)).status).toBe(409);
+    await expectNeverExecuted(order);
+  });
+
+  it('executes a pending order once a PATCH lowers its priceTrigger below the market', async () => {
+    const maker = makers[1]!;
+    const amountIn = baseUnits('1', weth);
+    await fundOrder(maker, amountIn);
+    const market = await marketPrice(service.provider, chain, weth, usdc);
+    const before = await balances(maker.address);
+
+    const order = await createLimitOrder(client, await orderRequest(maker, priceString(market * ABOVE)));
+    await mineBlocks(2);
+    expect((await getLimitOrder(client, order.id)).status).toBe('pending');
+
+    const lower = priceString(market * BELOW);
+    const patched = await client.patch<LimitOrderJson>(`/limit-order/${order.id}`, {
+      priceTrigger: lower,
+      price: lower,
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ status: 'pending', priceTrigger: Number(lower) });
+
+    const done = await waitForLimitOrder(client, order.id, ['completed', 'failed']);
+    expect(done.priceTrigger).toBe(Number(lower));
+    await expectExecutedOnChain(done, maker, amountIn, before);
+  });
+});

@@ -1,0 +1,467 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  Contract,
+  getAddress,
+  id as keccakOfText,
+  Interface,
+  parseUnits,
+  Wallet,
+  type JsonRpcProvider,
+  type TransactionReceipt,
+} from 'ethers';
+import { loadArtifact } from '../../contracts-abi/artifacts';
+import { devnetKeys } from '../../devnet/keys';
+import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
+import { movePrice } from '../../devnet/market-mover';
+import { V2_ROUTER_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
+import type { ApiClient, ApiResponse, Envelope } from './api-client';
+
+/**
+ * The maker's side of limit orders and DCA as the spec and the README describe it, for end-to-end tests: an
+ * EIP-712 pair signature, an ERC-20 allowance to the OrderExecutor, orders created through the public API, and
+ * the chain read back (balances, receipts, OrderExecutor events) to check what really happened.
+ */
+
+const ERC20 = [
+  'function balanceOf(address) view returns (uint256)',
+  'function allowance(address owner, address spender) view returns (uint256)',
+  'function approve(address spender, uint256 amount) returns (bool)',
+];
+const ORDER_EXECUTOR = new Interface(loadArtifact('OrderExecutor').abi);
+/** A fixed limit: approvals then never depend on eth_estimateGas against a busy devnet. */
+const APPROVE_GAS = 100_000n;
+
+export const PAIR_AUTHORIZATION_TYPES = {
+  PairAuthorization: [
+    { name: 'maker', type: 'address' },
+    { name: 'tokenIn', type: 'address' },
+    { name: 'tokenOut', type: 'address' },
+  ],
+};
+
+/** The spec's limit order fields (responses). */
+export interface LimitOrderJson {
+  id: string;
+  accountTo: string;
+  chainId: number;
+  inTokenAddress: string;
+  outTokenAddress: string;
+  amount: number;
+  price: number;
+  priceTrigger: number;
+  slippage: string;
+  expired: string;
+  txHash: string;
+  status: string;
+  reasonFail: string[];
+  attemptNumber: number;
+  allowance: string;
+  estimateGas: string;
+  effectivePriceGas: string;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string;
+}
+
+export interface DcaStrategyJson {
+  id: string;
+  accountTo: string;
+  totalAmount: number;
+  iterations: number;
+  frequency: number;
+  minPrice?: number;
+  maxPrice?: number;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DcaOrderJson {
+  id: string;
+  strategyId: string;
+  accountTo: string;
+  amount: number;
+  amountReceived?: number;
+  executionPrice?: number;
+  status: string;
+  transactionHash?: string;
+  errorMessage?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One OrderExecuted event, as the chain reports it. */
+export interface OrderExecutedEvent {
+  onchainId: string;
+  maker: string;
+  tokenIn: string;
+  tokenOut: string;
+  amountIn: bigint;
+  fee: bigint;
+  amountOut: bigint;
+}
+
+export function token(chain: ManifestChain, symbol: string): ManifestToken {
+  const found = chain.tokens.find((t) => t.symbol === symbol);
+  if (!found) throw new Error(`no ${symbol} on chain ${chain.chainId}`);
+  return found;
+}
+
+/** The manifest's test accounts (never the keeper's executors), connected to the chain. */
+export function makerWallets(chain: ManifestChain, provider: JsonRpcProvider): Wallet[] {
+  return chain.accounts.map((a) => new Wallet(a.privateKey, provider));
+}
+
+/** The maker's pair authorization: EIP-712 over {maker, tokenIn, tokenOut}, domain bound to the OrderExecutor. */
+export function signPair(
+  signer: Wallet,
+  chain: ManifestChain,
+  maker: string,
+  tokenIn: string,
+  tokenOut: string,
+): Promise<string> {
+  return signer.signTypedData(
+    {
+      name: 'TradeAggregationService',
+      version: '1',
+      chainId: chain.chainId,
+      verifyingContract: chain.contracts.orderExecutor,
+    },
+    PAIR_AUTHORIZATION_TYPES,
+    { maker: getAddress(maker), tokenIn: getAddress(tokenIn), tokenOut: getAddress(tokenOut) },
+  );
+}
+
+/** Sets (not adds to) the maker's allowance to the OrderExecutor. */
+export async function approveExecutor(
+  maker: Wallet,
+  chain: ManifestChain,
+  tokenAddress: string,
+  amount: bigint,
+): Promise<void> {
+  const erc20 = new Contract(tokenAddress, ERC20, maker);
+  const tx = await erc20.getFunction('approve')(chain.contracts.orderExecutor, amount, {
+    gasLimit: APPROVE_GAS,
+  });
+  const receipt = (await tx.wait()) as TransactionReceipt | null;
+  if (receipt?.status !== 1) throw new Error(`approve by ${maker.address} failed`);
+}
+
+export async function balanceOf(
+  provider: JsonRpcProvider,
+  tokenAddress: string,
+  owner: string,
+): Promise<bigint> {
+  return (await new Contract(tokenAddress, ERC20, provider).getFunction('balanceOf')(owner)) as bigint;
+}
+
+/** The OrderExecutor's fee cap in basis points of an order's amount. */
+export async function maxFeeBps(provider: JsonRpcProvider, chain: ManifestChain): Promise<bigint> {
+  const data = await provider.call({
+    to: chain.contracts.orderExecutor,
+    data: ORDER_EXECUTOR.encodeFunctionData('maxFeeBps', []),
+  });
+  return BigInt(ORDER_EXECUTOR.decodeFunctionResult('maxFeeBps', data)[0] as bigint);
+}
+
+/** floor(amount × bps / 10,000): the contract's own cap arithmetic. */
+export function feeCap(amountIn: bigint, bps: bigint): bigint {
+  return (amountIn * bps) / 10_000n;
+}
+
+/** The keeper's documented on-chain id of a service order: keccak256 of the id's UTF-8 bytes. */
+export function onchainIdOf(serviceOrderId: string): string {
+  return keccakOfText(serviceOrderId).toLowerCase();
+}
+
+/** OrderExecuted and OrderFailed events of a mined transaction, emitted by the chain's OrderExecutor. */
+export async function executionEvents(
+  provider: JsonRpcProvider,
+  chain: ManifestChain,
+  txHash: string,
+): Promise<{
+  receipt: TransactionReceipt;
+  executed: OrderExecutedEvent[];
+  failed: { onchainId: string; reason: string }[];
+}> {
+  const receipt = await provider.getTransactionReceipt(txHash);
+  if (!receipt) throw new Error(`no receipt for ${txHash}`);
+  const executed: OrderExecutedEvent[] = [];
+  const failed: { onchainId: string; reason: string }[] = [];
+  for (const log of receipt.logs) {
+    if (log.address.toLowerCase() !== chain.contracts.orderExecutor.toLowerCase()) continue;
+    const parsed = ORDER_EXECUTOR.parseLog({ topics: [...log.topics], data: log.data });
+    if (parsed?.name === 'OrderExecuted') {
+      executed.push({
+        onchainId: String(parsed.args.getValue('id')).toLowerCase(),
+        maker: String(parsed.args.getValue('maker')),
+        tokenIn: String(parsed.args.getValue('tokenIn')),
+        tokenOut: String(parsed.args.getValue('tokenOut')),
+        amountIn: parsed.args.getValue('amountIn') as bigint,
+        fee: parsed.args.getValue('fee') as bigint,
+        amountOut: parsed.args.getValue('amountOut') as bigint,
+      });
+    } else if (parsed?.name === 'OrderFailed') {
+      failed.push({
+        onchainId: String(parsed.args.getValue('id')).toLowerCase(),
+        reason: String(parsed.args.getValue('reason')),
+      });
+    }
+  }
+  return { receipt, executed, failed };
+}
+
+/** A decimal string as value / 10^scale. */
+function rational(decimal: string): { value: bigint; scale: bigint } {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(decimal);
+  if (!match) throw new Error(`not a decimal string: ${decimal}`);
+  const fraction = match[2] ?? '';
+  return { value: BigInt(`${match[1]}${fraction}`), scale: 10n ** BigInt(fraction.length) };
+}
+
+/**
+ * Whether `received` (out base units) is at least amount × priceTrigger × (1 − slippage/100), compared as exact
+ * rationals: no rounding can make a short payout pass.
+ */
+export function coversLimitMinimum(args: {
+  received: bigint;
+  amountIn: bigint;
+  priceTrigger: string;
+  slippage: string;
+  decimalsIn: number;
+  decimalsOut: number;
+}): boolean {
+  const p = rational(args.priceTrigger);
+  const s = rational(args.slippage);
+  // received ≥ amountIn/10^dIn × p/ps × 10^dOut × (100·ss − s)/(100·ss)
+  const numerator = args.amountIn * p.value * 10n ** BigInt(args.decimalsOut) * (100n * s.scale - s.value);
+  const denominator = 10n ** BigInt(args.decimalsIn) * p.scale * 100n * s.scale;
+  return args.received * denominator >= numerator;
+}
+
+/**
+ * The market price of tokenIn in tokenOut (out per 1 in, net of the pools' fees) read from the chain itself: the
+ * best direct output of the V2 pool and the V3 pools (fee 500 and 3000) for a probe of 0.01 token, so price
+ * impact does not count. Read from the chain rather than POST /quotes because the api's pool cache follows the
+ * chain a poll behind, and a test that just moved the market needs the price of now.
+ */
+export async function marketPrice(
+  provider: JsonRpcProvider,
+  chain: ManifestChain,
+  tokenIn: ManifestToken,
+  tokenOut: ManifestToken,
+): Promise<number> {
+  const probe = 10n ** BigInt(tokenIn.decimals - 2);
+  const router = new Contract(chain.contracts.uniswapV2Router02, V2_ROUTER_ABI, provider);
+  const quoter = new Contract(chain.contracts.uniswapV3QuoterV2, V3_QUOTER_V2_ABI, provider);
+  const outs = await Promise.all([
+    router
+      .getFunction('getAmountsOut')
+      .staticCall(probe, [tokenIn.address, tokenOut.address])
+      .then((amounts: bigint[]) => amounts[amounts.length - 1]!),
+    ...[500, 3000].map((fee) =>
+      quoter
+        .getFunction('quoteExactInputSingle')
+        .staticCall({
+          tokenIn: tokenIn.address,
+          tokenOut: tokenOut.address,
+          amountIn: probe,
+          fee,
+          sqrtPriceLimitX96: 0n,
+        })
+        .then((r: [bigint]) => r[0]),
+    ),
+  ]);
+  const best = outs.reduce((a, b) => (a > b ? a : b));
+  return Number(best) / 10 ** tokenOut.decimals / (Number(probe) / 10 ** tokenIn.decimals);
+}
+
+/** A price as a decimal string with `digits` decimals (priceTrigger, price). */
+export function priceString(price: number, digits = 2): string {
+  return price.toFixed(digits);
+}
+
+/**
+ * Moves BASE/QUOTE on every pool of the pair the keeper routes over (V2, V3 fee 500 and 3000) by the same
+ * fraction, with the market mover's own account. Returns the block of the last move.
+ */
+export async function moveMarket(
+  provider: JsonRpcProvider,
+  chain: ManifestChain,
+  pair: string,
+  by: number,
+): Promise<number> {
+  const signer = devnetKeys(0).mover.connect(provider);
+  const world = { chainId: chain.chainId, contracts: chain.contracts, tokens: chain.tokens };
+  let last = '';
+  for (const pool of [
+    { dex: 'v2' as const },
+    { dex: 'v3' as const, fee: 500 },
+    { dex: 'v3' as const, fee: 3000 },
+  ]) {
+    const moved = await movePrice({ provider, chainId: chain.chainId, world, pair, by, signer, ...pool });
+    last = moved.txHash;
+  }
+  const receipt = await provider.getTransactionReceipt(last);
+  if (!receipt) throw new Error(`no receipt for the market move ${last}`);
+  return receipt.blockNumber;
+}
+
+/** Calls `read` until `done` holds or the deadline passes; the last value is in the error. */
+export async function pollUntil<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  opts: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
+  let last: T | undefined;
+  for (;;) {
+    last = await read();
+    if (done(last)) return last;
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
+    }
+    await sleep(opts.intervalMs ?? 200);
+  }
+}
+
+function dataOf<T>(res: ApiResponse<Envelope<T>>, what: string): T {
+  if (res.status !== 200 || res.body.success !== true || res.body.data === undefined) {
+    throw new Error(`${what}: ${res.status} ${res.text}`);
+  }
+  return res.body.data;
+}
+
+export interface LimitOrderRequest {
+  accountTo: string;
+  chainId: number;
+  inTokenAddress: string;
+  outTokenAddress: string;
+  tokenASymbol: string;
+  tokenBSymbol: string;
+  amount: string;
+  priceTrigger: string;
+  price: string;
+  expired: string;
+  gasPrice: string;
+  slippage: string;
+  signature: string;
+}
+
+const NO_REFERENCE_PRICE = /^Not exist reference price for this pair/;
+
+/**
+ * POST /limit-order. The spec says a missing reference price "can be temporary" (the keeper publishes prices
+ * from its first block on): that 400 creates nothing, so only it is retried.
+ */
+export async function createLimitOrder(
+  client: ApiClient,
+  body: LimitOrderRequest,
+  timeoutMs = 60_000,
+): Promise<LimitOrderJson> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await client.post<LimitOrderJson>('/limit-order', body);
+    const waiting = res.status === 400 && NO_REFERENCE_PRICE.test(res.body.error?.message ?? '');
+    if (!waiting || Date.now() > deadline) return dataOf(res, 'POST /limit-order');
+    await sleep(200);
+  }
+}
+
+/**
+ * Waits until POST /limit-order accepts the pair (the keeper has published its reference price): creates an
+ * order no market reaches and cancels it at once.
+ */
+export async function waitUntilPairAccepted(
+  client: ApiClient,
+  chain: ManifestChain,
+  maker: Wallet,
+  tokenIn: ManifestToken,
+  tokenOut: ManifestToken,
+  timeoutMs = 90_000,
+): Promise<void> {
+  const unreachable = '1000000000';
+  const probe = await createLimitOrder(
+    client,
+    {
+      accountTo: maker.address,
+      chainId: chain.chainId,
+      inTokenAddress: tokenIn.address,
+      outTokenAddress: tokenOut.address,
+      tokenASymbol: tokenIn.symbol,
+      tokenBSymbol: tokenOut.symbol,
+      amount: '1',
+      priceTrigger: unreachable,
+      price: unreachable,
+      expired: String(Date.now() + 3_600_000),
+      gasPrice: '1',
+      slippage: '1',
+      signature: await signPair(maker, chain, maker.address, tokenIn.address, tokenOut.address),
+    },
+    timeoutMs,
+  );
+  dataOf(await client.delete<LimitOrderJson>(`/limit-order/${probe.id}`), 'DELETE /limit-order (probe)');
+}
+
+export async function getLimitOrder(client: ApiClient, id: string): Promise<LimitOrderJson> {
+  return dataOf(await client.get<LimitOrderJson>(`/limit-order/${id}`), `GET /limit-order/${id}`);
+}
+
+export async function waitForLimitOrder(
+  client: ApiClient,
+  id: string,
+  statuses: readonly string[],
+  timeoutMs = 20_000,
+): Promise<LimitOrderJson> {
+  return pollUntil(
+    `limit order ${id} to be ${statuses.join(' or ')}`,
+    () => getLimitOrder(client, id),
+    (o) => statuses.includes(o.status),
+    { timeoutMs },
+  );
+}
+
+export interface DcaStrategyRequest {
+  accountTo: string;
+  chainIdFrom: number;
+  chainIdTo: number;
+  tokenAddressFrom: string;
+  tokenAddressTo: string;
+  tokenSymbolFrom: string;
+  tokenSymbolTo: string;
+  pair: string;
+  totalAmount: number;
+  iterations: number;
+  frequency: number;
+  slippage: number;
+  minPrice?: number;
+  maxPrice?: number;
+  signature: string;
+}
+
+export async function createStrategy(client: ApiClient, body: DcaStrategyRequest): Promise<DcaStrategyJson> {
+  return dataOf(
+    await client.post<DcaStrategyJson>('/dca-order/strategies', body),
+    'POST /dca-order/strategies',
+  );
+}
+
+export async function getStrategy(client: ApiClient, id: string): Promise<DcaStrategyJson> {
+  return dataOf(
+    await client.get<DcaStrategyJson>(`/dca-order/strategies/${id}`),
+    `GET /dca-order/strategies/${id}`,
+  );
+}
+
+export async function strategyOrders(client: ApiClient, id: string): Promise<DcaOrderJson[]> {
+  return dataOf(
+    await client.get<DcaOrderJson[]>(`/dca-order/strategies/${id}/orders`),
+    `GET /dca-order/strategies/${id}/orders`,
+  );
+}
+
+/** Base units of a human amount (the tests choose amounts the token's decimals hold exactly). */
+export function baseUnits(amount: string, t: ManifestToken): bigint {
+  return parseUnits(amount, t.decimals);
+}

@@ -1,0 +1,82 @@
+import { Wallet, getAddress } from 'ethers';
+import { decideFailure, FAILURE_KINDS, MAX_ATTEMPTS } from '../../keeper/plan/failure-kinds';
+import { decimalOf, limitOrderMinimumOut, valueAtPrice } from '../../keeper/plan/order-amounts';
+import {
+  PAIR_AUTHORIZATION_DOMAIN,
+  PAIR_AUTHORIZATION_TYPES,
+  isValidPairSignature,
+} from '../../keeper/plan/pair-signature';
+
+const E18 = 10n ** 18n;
+
+describe('limit order amounts (exact integer arithmetic)', () => {
+  it('values an amount at a decimal price in the output token base units', () => {
+    // 1.5 WETH at 3000.25 USDC per WETH = 4500.375 USDC.
+    expect(valueAtPrice((3n * E18) / 2n, '3000.25', 18, 6)).toBe(4_500_375_000n);
+    // Rounding: 1 wei of an 18-decimal token at 1 is 1e-12 of a 6-decimal unit.
+    expect(valueAtPrice(1n, '1', 18, 6, 'down')).toBe(0n);
+    expect(valueAtPrice(1n, '1', 18, 6, 'up')).toBe(1n);
+  });
+
+  it('takes the minimum as amount × trigger × (1 − slippage), rounded down', () => {
+    // 2 WETH at 2500 with 0.5 % slippage: 5000 × 0.995 = 4975 USDC.
+    expect(limitOrderMinimumOut(2n * E18, '2500', '0.5', 18, 6)).toBe(4_975_000_000n);
+    expect(limitOrderMinimumOut(2n * E18, '2500', '0', 18, 6)).toBe(5_000_000_000n);
+  });
+
+  it('prints JSON numbers as plain decimals', () => {
+    expect(decimalOf(0.0000001)).toBe('0.0000001');
+    expect(decimalOf(1234.5)).toBe('1234.5');
+    expect(() => decimalOf(-1)).toThrow(RangeError);
+  });
+});
+
+describe('failure table', () => {
+  it('makes funding and signature failures final at once', () => {
+    for (const reason of ['BAD_SIGNATURE', 'INSUFFICIENT_BALANCE', 'INSUFFICIENT_ALLOWANCE', 'expired']) {
+      expect(decideFailure(reason, 0, 1000)).toEqual({ final: true, nextAttemptAt: 1000 });
+    }
+  });
+
+  it('retries market failures at the next block, without ever making them final', () => {
+    expect(FAILURE_KINDS.INSUFFICIENT_OUTPUT).toBe('next-block');
+    expect(decideFailure('INSUFFICIENT_OUTPUT', 50, 1000)).toEqual({ final: false, nextAttemptAt: 1000 });
+  });
+
+  it('backs off other failures with a growing delay, final after MAX_ATTEMPTS', () => {
+    const first = decideFailure('RPC_ERROR', 0, 1000);
+    const second = decideFailure('RPC_ERROR', 1, 1000);
+    expect(first.final).toBe(false);
+    expect(second.nextAttemptAt - 1000).toBe(2 * (first.nextAttemptAt - 1000));
+    expect(decideFailure('RPC_ERROR', MAX_ATTEMPTS - 1, 1000).final).toBe(true);
+    // An unknown reason is treated as back-off, never as final on the first try.
+    expect(decideFailure('SOMETHING_NEW', 0, 1000).final).toBe(false);
+  });
+});
+
+describe('pair signature (EIP-712, checked off-chain as the contract does)', () => {
+  const maker = Wallet.createRandom();
+  const orderExecutor = getAddress('0x5fbdb2315678afecb367f032d93f642f64180aa3');
+  const tokenIn = getAddress('0xc6d0629b4babb1fe5646a729bbdd2cf3677970bb');
+  const tokenOut = getAddress('0xe2a08e0947c2974423f62417d8b8c7440ef2b497');
+  const sign = (signer: Pick<Wallet, 'signTypedData'>, a: string, b: string, chainId = 1) =>
+    signer.signTypedData(
+      { ...PAIR_AUTHORIZATION_DOMAIN, chainId, verifyingContract: orderExecutor },
+      PAIR_AUTHORIZATION_TYPES,
+      { maker: maker.address, tokenIn: a, tokenOut: b },
+    );
+
+  it('accepts the maker signature of the pair and refuses any other', async () => {
+    const auth = { chainId: 1, orderExecutor, maker: maker.address, tokenIn, tokenOut };
+    expect(isValidPairSignature({ ...auth, signature: await sign(maker, tokenIn, tokenOut) })).toBe(true);
+    // The reversed pair, another chain, another signer, garbage: all refused.
+    expect(isValidPairSignature({ ...auth, signature: await sign(maker, tokenOut, tokenIn) })).toBe(false);
+    expect(isValidPairSignature({ ...auth, signature: await sign(maker, tokenIn, tokenOut, 137) })).toBe(
+      false,
+    );
+    expect(
+      isValidPairSignature({ ...auth, signature: await sign(Wallet.createRandom(), tokenIn, tokenOut) }),
+    ).toBe(false);
+    expect(isValidPairSignature({ ...auth, signature: `0x${'11'.repeat(65)}` })).toBe(false);
+  });
+});
