@@ -3,10 +3,9 @@
  * the best split over that source's pools only; plus our own multi-source router over every source's pools.
  * Reads memory only (no RPC per quote): before the first refresh of a chain there are no pools, hence no route.
  */
-import { findRoutes } from './pathfinding/find-routes';
-import type { Route } from './pathfinding/route';
-import type { PoolState } from './pools/pool-state';
-import type { PoolStateCache } from './sources/pool-state-cache';
+import { PoolGraph } from './pathfinding/find-routes';
+import { PoolSwapMemo } from './pools/pool-swap-memo';
+import type { CachedPools, PoolStateCache } from './sources/pool-state-cache';
 import { bestSplit, type Split } from './splitting/best-split';
 import { simulateRoute } from './splitting/route-simulation';
 import { NATIVE_PSEUDO_ADDRESS } from '../tokens/token-lists';
@@ -74,8 +73,20 @@ export function connectorsOf(
 /** Probe size for the native price in tokenOut: 1/1000 of a native unit (18 decimals on every EVM chain). */
 const NATIVE_PROBE = 10n ** 15n;
 
+/**
+ * What every quote at one block would compute alike: the token graph of a set of sources' pools, and the best
+ * output of the native probe into a token over it. Built on first use, dropped with the snapshot.
+ */
+interface SnapshotViews {
+  /** By the ids of the sources whose pools it holds, joined. */
+  graphs: Map<string, PoolGraph>;
+  /** By `${source ids}>${token}`. */
+  nativeProbeOut: Map<string, bigint>;
+}
+
 export class QuoteEngine {
   private readonly chains = new Map<number, QuoteChain>();
+  private readonly views = new WeakMap<CachedPools, SnapshotViews>();
 
   constructor(
     private readonly cache: PoolStateCache,
@@ -122,23 +133,42 @@ export class QuoteEngine {
     if (tokenIn === tokenOut) return undefined;
     const excluded = new Set(input.excludeSourceIds ?? []);
     const sources = chain.sources.filter((s) => !excluded.has(s.id));
-    const allPools = cached.pools.filter((p) => sources.some((s) => s.id === p.sourceId));
-    const gasPriceInTokenOut = this.gasPriceInToken(chain, allPools, tokenOut, input.gasPriceWei);
+    const views = this.viewsOf(cached);
+    const graphOf = (ids: readonly string[]): PoolGraph => {
+      const key = ids.join(',');
+      let graph = views.graphs.get(key);
+      if (!graph) {
+        graph = new PoolGraph(cached.pools.filter((p) => ids.includes(p.sourceId)));
+        views.graphs.set(key, graph);
+      }
+      return graph;
+    };
+    const allIds = sources.map((s) => s.id);
+    const gasPriceInTokenOut = this.gasPriceInToken(
+      chain,
+      views,
+      allIds,
+      graphOf(allIds),
+      tokenOut,
+      input.gasPriceWei,
+    );
 
-    const candidates: { id: string; pools: readonly PoolState[] }[] = sources.map((s) => ({
+    const candidates: { id: string; sourceIds: readonly string[] }[] = sources.map((s) => ({
       id: s.id,
-      pools: allPools.filter((p) => p.sourceId === s.id),
+      sourceIds: [s.id],
     }));
-    if (!excluded.has(SMART_ROUTER_ID)) candidates.push({ id: SMART_ROUTER_ID, pools: allPools });
+    if (!excluded.has(SMART_ROUTER_ID)) candidates.push({ id: SMART_ROUTER_ID, sourceIds: allIds });
 
+    // Every search below reads the same pool states: a hop one source's search simulated is free for the rest.
+    const memo = new PoolSwapMemo();
     const quotes: SourceQuote[] = [];
     for (const candidate of candidates) {
-      if (candidate.pools.length === 0) continue;
-      const routes = findRoutes(candidate.pools, tokenIn, tokenOut, {
+      if (candidate.sourceIds.length === 0) continue;
+      const routes = graphOf(candidate.sourceIds).routes(tokenIn, tokenOut, {
         connectors: chain.connectors,
         estimateAmountIn: input.amountIn,
       });
-      const result = bestSplit(routes, input.amountIn, { gasPriceInTokenOut });
+      const result = bestSplit(routes, input.amountIn, { gasPriceInTokenOut, memo });
       if (!result || result.amountOut === 0n) continue;
       quotes.push({
         sourceId: candidate.id,
@@ -165,28 +195,44 @@ export class QuoteEngine {
     return chain;
   }
 
+  private viewsOf(cached: CachedPools): SnapshotViews {
+    let views = this.views.get(cached);
+    if (!views) {
+      views = { graphs: new Map(), nativeProbeOut: new Map() };
+      this.views.set(cached, views);
+    }
+    return views;
+  }
+
   /**
    * Output-token units per gas unit: the gas price times the native token's price in tokenOut, read from the
    * best route for a small probe. 0 (gas ignored) when tokenOut has no route from the wrapped native.
    */
   private gasPriceInToken(
     chain: QuoteChain,
-    pools: readonly PoolState[],
+    views: SnapshotViews,
+    sourceIds: readonly string[],
+    graph: PoolGraph,
     tokenOut: string,
     gasPriceWei: bigint,
   ): bigint {
     if (gasPriceWei <= 0n) return 0n;
     const wrapped = chain.wrappedNative.toLowerCase();
     if (tokenOut === wrapped) return gasPriceWei;
-    const routes: Route[] = findRoutes(pools, wrapped, tokenOut, {
-      connectors: chain.connectors,
-      maxRoutes: 3,
-      estimateAmountIn: NATIVE_PROBE,
-    });
-    let best = 0n;
-    for (const route of routes) {
-      const out = simulateRoute(route, NATIVE_PROBE)?.amountOut ?? 0n;
-      if (out > best) best = out;
+    const key = `${sourceIds.join(',')}>${tokenOut}`;
+    let best = views.nativeProbeOut.get(key);
+    if (best === undefined) {
+      best = 0n;
+      const routes = graph.routes(wrapped, tokenOut, {
+        connectors: chain.connectors,
+        maxRoutes: 3,
+        estimateAmountIn: NATIVE_PROBE,
+      });
+      for (const route of routes) {
+        const out = simulateRoute(route, NATIVE_PROBE)?.amountOut ?? 0n;
+        if (out > best) best = out;
+      }
+      views.nativeProbeOut.set(key, best);
     }
     return (gasPriceWei * best) / NATIVE_PROBE;
   }

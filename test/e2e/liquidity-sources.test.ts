@@ -1,6 +1,6 @@
 import { AbiCoder, Contract, id, type BlockTag } from 'ethers';
 import { ChainClient, type CallRequest } from '../../shared/chain/chain-client';
-import { simulateV3ExactIn } from '../../shared/routing/math/v3-swap';
+import { quoterV2TicksCrossed, simulateV3ExactIn } from '../../shared/routing/math/v3-swap';
 import type { PoolState, V2PoolState, V3PoolState } from '../../shared/routing/pools/pool-state';
 import { BlockFollower } from '../../shared/routing/sources/block-follower';
 import { HOP_KIND_V2, HOP_KIND_V3, NEVER_REFRESHED } from '../../shared/routing/sources/liquidity-source';
@@ -317,11 +317,11 @@ describe('liquidity sources on the devnet world', () => {
             { tokenIn, tokenOut, amountIn, fee: 3000, sqrtPriceLimitX96: 0n },
             { blockTag: registry.get('uniswap-v3')!.snapshot().blockNumber },
           )) as [bigint, bigint, bigint];
-        expect([simulated.amountOut, simulated.sqrtPriceX96After, simulated.quoterTicksCrossed]).toEqual([
-          amountOut,
-          sqrtPriceX96After,
-          Number(ticksCrossed),
-        ]);
+        expect([
+          simulated.amountOut,
+          simulated.sqrtPriceX96After,
+          quoterV2TicksCrossed(state.ticks, state.tickSpacing, state.tick, simulated.tickAfter),
+        ]).toEqual([amountOut, sqrtPriceX96After, Number(ticksCrossed)]);
       }
     });
 

@@ -11,7 +11,12 @@ import {
 import { loadNpmArtifact } from '../../devnet/world/npm-artifacts';
 import { v2AmountIn, v2AmountOut } from '../../shared/routing/math/uniswap-v2-math';
 import { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from '../../shared/routing/math/tick-math';
-import { simulateV3ExactIn, type V3PoolState, type V3SwapResult } from '../../shared/routing/math/v3-swap';
+import {
+  quoterV2TicksCrossed,
+  simulateV3ExactIn,
+  type V3PoolState,
+  type V3SwapResult,
+} from '../../shared/routing/math/v3-swap';
 import {
   balanceOf,
   GAS_LIMIT,
@@ -181,7 +186,12 @@ describe('pool math against the devnet contracts', () => {
       expect({
         amountOut: result.amountOut,
         sqrtPriceX96After: result.sqrtPriceX96After,
-        initializedTicksCrossed: result.quoterTicksCrossed,
+        initializedTicksCrossed: quoterV2TicksCrossed(
+          state.ticks,
+          state.tickSpacing,
+          state.tick,
+          result.tickAfter,
+        ),
       }).toEqual(quoted);
       expect(result.ticksCrossed).toBe(crossedByPrice(state, zeroForOne, result));
       return result;

@@ -48,30 +48,32 @@ export function getSqrtRatioAtTick(tick: number): bigint {
   return (ratio >> 32n) + (ratio & 0xffffffffn ? 1n : 0n);
 }
 
-/** The greatest tick whose sqrt ratio is <= sqrtPriceX96; throws 'R' outside [MIN_SQRT_RATIO, MAX_SQRT_RATIO). */
+const LN_SQRT_1_0001 = Math.log(1.0001) / 2;
+const Q96_FLOAT = 2 ** 96;
+/**
+ * How far from a tick boundary a float estimate must fall to be taken as it is. The estimate's error is below
+ * 1e-9 ticks (a double's precision on |tick| < 2^20 and one ulp of Math.log); v3-core's boundaries differ from
+ * the exact powers of 1.0001 by about 1e-33 ticks.
+ */
+const ESTIMATE_MARGIN = 1e-6;
+
+/**
+ * The greatest tick whose sqrt ratio is <= sqrtPriceX96, which is what v3-core's getTickAtSqrtRatio returns;
+ * throws 'R' outside [MIN_SQRT_RATIO, MAX_SQRT_RATIO). The tick is estimated in floating point; an estimate
+ * near a boundary is settled against getSqrtRatioAtTick, exactly.
+ */
 export function getTickAtSqrtRatio(sqrtPriceX96: bigint): number {
   if (sqrtPriceX96 < MIN_SQRT_RATIO || sqrtPriceX96 >= MAX_SQRT_RATIO) {
     throw new RangeError(`sqrtPriceX96 ${sqrtPriceX96} out of range (R)`);
   }
-  const ratio = sqrtPriceX96 << 32n;
-
-  // Most significant bit: ratio < 2^192, so bit length - 1 is exactly the assembly's binary search result.
-  const msb = BigInt(ratio.toString(2).length - 1);
-  let r = msb >= 128n ? ratio >> (msb - 127n) : ratio << (127n - msb);
-  let log2 = (msb - 128n) << 64n;
-
-  // 14 fractional bits of log2 by repeated squaring, exactly as the assembly blocks (bits 63 down to 50).
-  for (let bit = 63n; bit >= 50n; bit--) {
-    r = (r * r) >> 127n;
-    const f = r >> 128n;
-    log2 |= f << bit;
-    r >>= f;
+  const estimate = Math.log(Number(sqrtPriceX96) / Q96_FLOAT) / LN_SQRT_1_0001;
+  let tick = Math.floor(estimate);
+  const fraction = estimate - tick;
+  if (fraction > ESTIMATE_MARGIN && fraction < 1 - ESTIMATE_MARGIN && tick >= MIN_TICK && tick < MAX_TICK) {
+    return tick;
   }
-
-  const logSqrt10001 = log2 * 255738958999603826347141n; // 128.128 number
-  const tickLow = Number((logSqrt10001 - 3402992956809132418596140100660247210n) >> 128n);
-  const tickHi = Number((logSqrt10001 + 291339464771989622907027621153398088495n) >> 128n);
-
-  if (tickLow === tickHi) return tickLow;
-  return getSqrtRatioAtTick(tickHi) <= sqrtPriceX96 ? tickHi : tickLow;
+  tick = Math.min(Math.max(tick, MIN_TICK), MAX_TICK - 1);
+  while (tick > MIN_TICK && getSqrtRatioAtTick(tick) > sqrtPriceX96) tick--;
+  while (tick < MAX_TICK - 1 && getSqrtRatioAtTick(tick + 1) <= sqrtPriceX96) tick++;
+  return tick;
 }

@@ -42,13 +42,11 @@ export interface V3SwapResult {
   sqrtPriceX96After: bigint;
   tickAfter: number;
   liquidityAfter: bigint;
-  /** Initialized ticks the swap loop crossed (each one a `ticks.cross` on-chain). */
-  ticksCrossed: number;
   /**
-   * QuoterV2's `initializedTicksCrossed` for the same swap (PoolTicksCounter over the bitmap between the
-   * ticks before and after), which differs from `ticksCrossed` at range ends; see quoterV2TicksCrossed.
+   * Initialized ticks the swap loop crossed (each one a `ticks.cross` on-chain). QuoterV2's
+   * `initializedTicksCrossed` differs at range ends: quoterV2TicksCrossed computes it.
    */
-  quoterTicksCrossed: number;
+  ticksCrossed: number;
 }
 
 /** Index of the first tick with index > value (ticks sorted ascending). */
@@ -188,6 +186,5 @@ export function simulateV3ExactIn(
     tickAfter: tick,
     liquidityAfter: liquidity,
     ticksCrossed,
-    quoterTicksCrossed: quoterV2TicksCrossed(ticks, tickSpacing, state.tick, tick),
   };
 }

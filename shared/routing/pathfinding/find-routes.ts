@@ -67,51 +67,66 @@ function estimateRoute(route: Route, amountIn: number): number {
   return amountIn > 0 ? amount : rate;
 }
 
+/** The pools of one snapshot as a token graph: built once, searched for many pairs (each quote of a block). */
+export class PoolGraph {
+  private readonly adjacency: Adjacency;
+
+  constructor(pools: readonly PoolState[], maxPoolsPerPair = 4) {
+    this.adjacency = buildAdjacency(pools, maxPoolsPerPair);
+  }
+
+  routes(tokenIn: string, tokenOut: string, options: Omit<FindRoutesOptions, 'maxPoolsPerPair'>): Route[] {
+    const from = tokenIn.toLowerCase();
+    const to = tokenOut.toLowerCase();
+    const maxHops = Math.min(options.maxHops ?? MAX_HOPS, MAX_HOPS);
+    const maxRoutes = options.maxRoutes ?? 40;
+    if (from === to || maxHops < 1 || maxRoutes < 1) return [];
+    const connectors = new Set(options.connectors.map((c) => c.toLowerCase()));
+    const adjacency = this.adjacency;
+
+    const found: Route[] = [];
+    const hopPools: PoolState[] = [];
+    const path: string[] = [from];
+    const visited = new Set<string>([from]);
+    const walk = (token: string): void => {
+      for (const { neighbor, pools: pairPools } of adjacency.get(token) ?? []) {
+        if (visited.has(neighbor)) continue;
+        const isEnd = neighbor === to;
+        // Intermediates must be connectors and leave room for at least one more hop.
+        if (!isEnd && (!connectors.has(neighbor) || hopPools.length + 1 >= maxHops)) continue;
+        for (const pool of pairPools) {
+          hopPools.push(pool);
+          path.push(neighbor);
+          if (isEnd) {
+            found.push(makeRoute([...hopPools], [...path]));
+          } else {
+            visited.add(neighbor);
+            walk(neighbor);
+            visited.delete(neighbor);
+          }
+          hopPools.pop();
+          path.pop();
+        }
+      }
+    };
+    walk(from);
+
+    const reference = options.estimateAmountIn !== undefined ? Number(options.estimateAmountIn) : 0;
+    return found
+      .map((route) => ({ route, score: estimateRoute(route, reference) }))
+      .sort(
+        (a, b) => b.score - a.score || (a.route.key < b.route.key ? -1 : a.route.key > b.route.key ? 1 : 0),
+      )
+      .slice(0, maxRoutes)
+      .map((x) => x.route);
+  }
+}
+
 export function findRoutes(
   pools: readonly PoolState[],
   tokenIn: string,
   tokenOut: string,
   options: FindRoutesOptions,
 ): Route[] {
-  const from = tokenIn.toLowerCase();
-  const to = tokenOut.toLowerCase();
-  const maxHops = Math.min(options.maxHops ?? MAX_HOPS, MAX_HOPS);
-  const maxRoutes = options.maxRoutes ?? 40;
-  if (from === to || maxHops < 1 || maxRoutes < 1) return [];
-  const connectors = new Set(options.connectors.map((c) => c.toLowerCase()));
-  const adjacency = buildAdjacency(pools, options.maxPoolsPerPair ?? 4);
-
-  const found: Route[] = [];
-  const hopPools: PoolState[] = [];
-  const path: string[] = [from];
-  const visited = new Set<string>([from]);
-  const walk = (token: string): void => {
-    for (const { neighbor, pools: pairPools } of adjacency.get(token) ?? []) {
-      if (visited.has(neighbor)) continue;
-      const isEnd = neighbor === to;
-      // Intermediates must be connectors and leave room for at least one more hop.
-      if (!isEnd && (!connectors.has(neighbor) || hopPools.length + 1 >= maxHops)) continue;
-      for (const pool of pairPools) {
-        hopPools.push(pool);
-        path.push(neighbor);
-        if (isEnd) {
-          found.push(makeRoute([...hopPools], [...path]));
-        } else {
-          visited.add(neighbor);
-          walk(neighbor);
-          visited.delete(neighbor);
-        }
-        hopPools.pop();
-        path.pop();
-      }
-    }
-  };
-  walk(from);
-
-  const reference = options.estimateAmountIn !== undefined ? Number(options.estimateAmountIn) : 0;
-  return found
-    .map((route) => ({ route, score: estimateRoute(route, reference) }))
-    .sort((a, b) => b.score - a.score || (a.route.key < b.route.key ? -1 : a.route.key > b.route.key ? 1 : 0))
-    .slice(0, maxRoutes)
-    .map((x) => x.route);
+  return new PoolGraph(pools, options.maxPoolsPerPair).routes(tokenIn, tokenOut, options);
 }

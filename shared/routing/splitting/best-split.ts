@@ -25,6 +25,11 @@ export interface BestSplitOptions {
   refineLevels?: number;
   /** Routes considered for splitting (the best singles and the best for one chunk); default 5 of each. */
   maxSplitRoutes?: number;
+  /**
+   * Hop results to reuse: searches of one quote over the same pool states (each source's, then all sources
+   * together) share one. Default: a memo of this search's own.
+   */
+  memo?: PoolSwapMemo;
 }
 
 export interface Split {
@@ -62,7 +67,7 @@ export function bestSplit(
   const netOf = (o: RouteOutcome) => o.amountOut - o.gas * gasPrice;
 
   // One memo for the whole search: routes share first hops, and trials revisit the same hops.
-  const memo = new PoolSwapMemo();
+  const memo = options.memo ?? new PoolSwapMemo();
   // Best single route over the whole amount: the floor the split must beat.
   const singles = routes.map((route) => simulateRoute(route, amountIn, undefined, true, memo));
   let bestSingle = -1;
