@@ -57,7 +57,20 @@ function fieldOf(error: ErrorObject, root: string): string {
   if (error.keyword === 'additionalProperties') {
     parts.push((error.params as { additionalProperty: string }).additionalProperty);
   }
+  if (error.keyword === 'discriminator') parts.push((error.params as { tag: string }).tag);
   return parts.length ? parts.join('.') : root;
+}
+
+/** The values a `discriminator` tag may take: the one-value `enum` (or `const`) of the tag in each branch. */
+function tagValues(error: ErrorObject): string[] {
+  const tag = (error.params as { tag: string }).tag;
+  const branches = ((error.parentSchema as { oneOf?: SchemaObject[] } | undefined)?.oneOf ?? []) as Array<{
+    properties?: Record<string, { enum?: unknown[]; const?: unknown }>;
+  }>;
+  return branches.flatMap((b) => {
+    const property = b.properties?.[tag];
+    return (property?.enum ?? (property && 'const' in property ? [property.const] : [])).map(String);
+  });
 }
 
 function messageOf(error: ErrorObject): string {
@@ -100,6 +113,8 @@ function messageOf(error: ErrorObject): string {
       return 'Has an invalid format';
     case 'x-forbidden':
       return error.message ?? 'Is not allowed';
+    case 'discriminator':
+      return p.tagValue === undefined ? 'Is required' : `Must be one of: ${tagValues(error).join(', ')}`;
     default:
       return error.message ?? 'Is invalid';
   }
@@ -125,7 +140,15 @@ export type Check<T> = (value: unknown) => value is T;
 
 /** One ajv instance for every request schema; the same schemas feed /openapi.json. */
 export class RequestValidator {
-  private readonly ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: false });
+  // `verbose` puts the schema on each error: a discriminator error names the values its tag may take from it.
+  private readonly ajv = new Ajv({
+    allErrors: true,
+    strict: true,
+    coerceTypes: false,
+    useDefaults: false,
+    discriminator: true,
+    verbose: true,
+  });
   private readonly compiled = new WeakMap<SchemaObject, ValidateFunction>();
 
   constructor() {

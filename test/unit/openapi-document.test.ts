@@ -413,6 +413,35 @@ describe('the request schemas of the documented endpoints', () => {
     expect(ok(quoteBody, { ...single, fees: { feeBps: 1.5, feeRecipient: other } })).toBe(false);
   });
 
+  it('report only the errors of the mode a body names, and a missing or unknown mode on its own', () => {
+    const badSingle = {
+      ...single,
+      params: { ...single.params, amount: 1.5, gasPrice: '30.5', outTokenAddress: '0xAbC' },
+    };
+    expect(validator.check(quoteBody, badSingle, 'body')).toEqual([
+      { field: 'params.outTokenAddress', message: 'Must be a valid EVM address' },
+      { field: 'params.amount', message: 'Must be a string' },
+      { field: 'params.gasPrice', message: 'Must be a whole number written as a string, such as "30"' },
+    ]);
+    expect(validator.check(swapBody, single, 'body')).toEqual([
+      { field: 'params.account', message: 'Is required' },
+      { field: 'params.aggregatorId', message: 'Is required' },
+    ]);
+    expect(
+      validator.check(quoteBody, { ...cross, params: { ...cross.params, gasPrice: '3' } }, 'body'),
+    ).toEqual([{ field: 'params.gasPrice', message: 'Is not allowed' }]);
+    const { mode: _mode, ...modeless } = single;
+    for (const schema of [quoteBody, swapBody]) {
+      expect(validator.check(schema, modeless, 'body')).toEqual([{ field: 'mode', message: 'Is required' }]);
+      expect(validator.check(schema, { ...single, mode: 'SINGLE-CHAIN' }, 'body')).toEqual([
+        { field: 'mode', message: 'Must be one of: single-chain, cross-chain' },
+      ]);
+      expect(validator.check(schema, { ...single, mode: 7 }, 'body')).toEqual([
+        { field: 'mode', message: 'Must be one of: single-chain, cross-chain' },
+      ]);
+    }
+  });
+
   it('accept dryRun on a single-chain swap only', () => {
     const singleSwap = { ...single, params: { ...single.params, ...swapExtra } };
     const crossSwap = { ...cross, params: { ...cross.params, ...swapExtra } };

@@ -144,7 +144,15 @@ export const crossChainQuoteBody: SchemaObject = {
   properties: { mode: modeSchema('cross-chain'), params: crossChainQuoteParams, fees: feesSchema },
 };
 
-export const quoteBody: SchemaObject = { type: 'object', oneOf: [singleChainQuoteBody, crossChainQuoteBody] };
+/**
+ * `mode` picks the branch (OpenAPI's and ajv's `discriminator`): a body is checked against the branch it names
+ * only, so its errors never mention the other mode's fields.
+ */
+export const quoteBody: SchemaObject = {
+  type: 'object',
+  discriminator: { propertyName: 'mode' },
+  oneOf: [singleChainQuoteBody, crossChainQuoteBody],
+};
 
 export interface SingleChainQuoteParams {
   chainId: number;
@@ -338,13 +346,4 @@ export const quoteResponse: SchemaObject = {
       properties: { mode: modeSchema('cross-chain'), quote: crossChainQuoteSchema },
     },
   ],
-};
-
-/**
- * The branch of `quoteBody` for each mode (the same objects). ajv reports the errors of every `oneOf` branch; a
- * route that wants only the errors of the branch the client meant can check `mode` first and then its branch.
- */
-export const QUOTE_BODY_BY_MODE: Readonly<Record<QuoteMode, SchemaObject>> = {
-  'single-chain': singleChainQuoteBody,
-  'cross-chain': crossChainQuoteBody,
 };

@@ -7,7 +7,6 @@ import {
   singleChainPairRequired,
   walletAddressSchema,
   type Fees,
-  type QuoteMode,
 } from '../quotes/schemas';
 
 /*
@@ -59,7 +58,12 @@ export const crossChainSwapBody: SchemaObject = {
   properties: { mode: modeSchema('cross-chain'), params: crossChainSwapParams, fees: feesSchema },
 };
 
-export const swapBody: SchemaObject = { type: 'object', oneOf: [singleChainSwapBody, crossChainSwapBody] };
+/** `mode` picks the branch, as for quotes (quoteBody). */
+export const swapBody: SchemaObject = {
+  type: 'object',
+  discriminator: { propertyName: 'mode' },
+  oneOf: [singleChainSwapBody, crossChainSwapBody],
+};
 
 export interface SingleChainSwapParams {
   chainId: number;
@@ -164,10 +168,4 @@ export const swapResponse: SchemaObject = {
       properties: { mode: modeSchema('cross-chain'), swap: crossChainSwapSchema },
     },
   ],
-};
-
-/** The branch of `swapBody` for each mode (the same objects), as `QUOTE_BODY_BY_MODE` for quotes. */
-export const SWAP_BODY_BY_MODE: Readonly<Record<QuoteMode, SchemaObject>> = {
-  'single-chain': singleChainSwapBody,
-  'cross-chain': crossChainSwapBody,
 };
