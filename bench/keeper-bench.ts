@@ -12,12 +12,12 @@
  *    instant mining (the devnet's default, a block per transaction, as `npm start` runs) and 2 s blocks (a real
  *    chain's cadence: the only mode where "the first block after the crossing block" can hold several batches),
  *    which is the one the first-block target is judged on.
- *    The 2 s phase runs the keeper behind bench/keeper-bench/known-tx-rpc-proxy.ts: the keeper re-sends every
- *    signed batch once (its tracker finds the row still `signed` and broadcasts `raw_tx` again), and ganache 7,
- *    unlike geth, accepts the duplicate of a pooled transaction and mines it TWICE in one block; the second copy
- *    emits OrderFailed(ALREADY_EXECUTED) for every order and the keeper settles orders it executed as `failed`. The
- *    proxy answers the duplicate "already known" as a production node does. KEEPER_BENCH_RAW_DEVNET=1 runs without
- *    it and shows the failure.
+ *    The 2 s phase runs the keeper behind bench/keeper-bench/known-tx-rpc-proxy.ts, which answers a raw transaction
+ *    the node already holds "already known", as geth does. The keeper re-broadcasts a recorded transaction only
+ *    when it cannot tell whether the node has it (after a restart) or cannot outbid a stuck one under the fee
+ *    cap; ganache 7 accepts such a duplicate of a pooled transaction and can mine it twice, which would measure
+ *    ganache rather than the keeper (the count of refused duplicates is printed; 0 is expected).
+ *    KEEPER_BENCH_RAW_DEVNET=1 runs without the proxy.
  * 3. Gas per order of the OrderExecutor at batch sizes 1, 5 and 20 (one pair, one V2 path; the measurement of
  *    test/e2e/contracts/order-executor-gas.test.ts on a fresh chain) and the 20th order's marginal cost against a
  *    single-order execution. Target: at most 50 %.
