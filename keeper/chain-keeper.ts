@@ -1,4 +1,4 @@
-import { getAddress, Interface } from 'ethers';
+import { getAddress, Interface, Transaction } from 'ethers';
 import type { ChainClient } from '../shared/chain/chain-client';
 import type { ChainConfig, ChainContracts, KeeperConfig } from '../shared/config/config-schema';
 import type { Logger } from '../shared/log/create-logger';
@@ -12,7 +12,7 @@ import { claimOrders } from './claim/claim-orders';
 import { DcaScheduler } from './dca/dca-scheduler';
 import type { KeeperMetrics } from './keeper-metrics';
 import { planGroup, type PlannedGroup, type PricedOrder } from './plan/batch-planner';
-import { orderExecutorInterface } from './plan/execute-batch-call';
+import { batchPulls, orderExecutorInterface } from './plan/execute-batch-call';
 import { BATCH_BASE_GAS, GAS_PER_ORDER, executionFee } from './plan/execution-fee';
 import type { ExecutionOrder } from './plan/execution-order';
 import { decideFailure } from './plan/failure-kinds';
@@ -353,8 +353,14 @@ export class ChainKeeper {
     }
     let funded: PricedOrder[];
     try {
-      const verdict = await checkFunding(deps.client, deps.chain.contracts.orderExecutor, priced);
+      const verdict = await checkFunding(
+        deps.client,
+        deps.chain.contracts.orderExecutor,
+        priced,
+        await this.inFlightPulls(),
+      );
       for (const f of verdict.failed) await this.fail(f.order, f.reason);
+      for (const o of verdict.waiting) await this.release(o);
       funded = verdict.funded;
     } catch {
       await this.retryAll(
@@ -422,6 +428,21 @@ export class ChainKeeper {
     const latest = await deps.client.blockNumber().catch(() => head);
     await this.stage('track', () => this.tracker.track(latest));
     return true;
+  }
+
+  /**
+   * What this chain's batches sent but not yet mined (any keeper's) will pull from makers, per fundingKey: the
+   * chain's state does not show it yet. Read from the signed transactions themselves.
+   */
+  private async inFlightPulls(): Promise<Map<string, bigint>> {
+    const pulls = new Map<string, bigint>();
+    for (const row of await this.deps.transactions.listOpen(this.chainId)) {
+      if (row.status === 'mined') continue;
+      for (const [key, amount] of batchPulls(Transaction.from(row.rawTx).data)) {
+        pulls.set(key, (pulls.get(key) ?? 0n) + amount);
+      }
+    }
+    return pulls;
   }
 
   private reportInFlight(): void {

@@ -1,6 +1,7 @@
 import { Interface, getAddress } from 'ethers';
 import { loadArtifact } from '../../contracts-abi/artifacts';
 import type { PathParams } from '../../shared/routing/swap-calldata';
+import { fundingKey } from './funding-check';
 
 const ORDER_EXECUTOR = new Interface(loadArtifact('OrderExecutor').abi);
 
@@ -39,6 +40,24 @@ export function encodeExecuteBatch(groups: readonly BatchGroup[], deadline: bigi
     })),
     deadline,
   ]);
+}
+
+/**
+ * What an executeBatch transaction pulls from makers if it executes: amountIn + fee of each of its orders, summed
+ * per fundingKey (maker|tokenIn, lowercase).
+ */
+export function batchPulls(calldata: string): Map<string, bigint> {
+  const pulls = new Map<string, bigint>();
+  const [groups] = ORDER_EXECUTOR.decodeFunctionData('executeBatch', calldata) as unknown as [
+    Array<{ tokenIn: string; orders: Array<{ maker: string; amountIn: bigint; fee: bigint }> }>,
+  ];
+  for (const group of groups) {
+    for (const order of group.orders) {
+      const key = fundingKey(order.maker, group.tokenIn);
+      pulls.set(key, (pulls.get(key) ?? 0n) + order.amountIn + order.fee);
+    }
+  }
+  return pulls;
 }
 
 /** Calls that read the contract's settings and state (maxFeeBps, executed(id)). */

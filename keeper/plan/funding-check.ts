@@ -12,9 +12,18 @@ export interface Funding {
   allowance: bigint;
 }
 
+/** Funding is per maker and sold token: `${maker}|${token}`, both lowercase. */
+export const fundingKey = (maker: string, token: string): string =>
+  `${maker.toLowerCase()}|${token.toLowerCase()}`;
+
 export interface FundingVerdict {
   funded: { order: ExecutionOrder; fee: bigint; allowance: bigint }[];
   failed: { order: ExecutionOrder; reason: 'INSUFFICIENT_BALANCE' | 'INSUFFICIENT_ALLOWANCE' }[];
+  /**
+   * Covered by the chain's state now, but not once the maker's orders in our batches still in flight (sent, not
+   * mined) are pulled: back to pending until those are mined, then judged again on the state they leave.
+   */
+  waiting: ExecutionOrder[];
 }
 
 async function read(client: ChainClient, token: string, fn: string, args: unknown[]): Promise<bigint> {
@@ -23,16 +32,44 @@ async function read(client: ChainClient, token: string, fn: string, args: unknow
 }
 
 /**
- * Each maker's balance and allowance to the OrderExecutor must cover amount plus fee summed over the maker's
- * orders of that token in the batch (what the contract will pull). Orders are admitted oldest claim first, so a
- * maker who funded some orders gets those executed and only the rest fail. RPC failures throw.
+ * Each maker's balance and allowance to the OrderExecutor must cover amount plus fee summed over the maker's open
+ * orders of that token: those of this batch, and those in batches in flight (`inFlight`, by fundingKey), which the
+ * chain's state does not show yet. Orders are admitted oldest claim first, so a maker who funded some orders gets
+ * those executed and only the rest fail. An order the state cannot cover even without the in-flight pulls fails
+ * for good (they can only lower what is left); one that only the in-flight pulls leave short waits, so a batch
+ * mined but not yet tracked never makes an order fail.
  */
+export function judgeFunding(
+  orders: readonly { order: ExecutionOrder; fee: bigint }[],
+  funding: ReadonlyMap<string, Funding>,
+  inFlight: ReadonlyMap<string, bigint> = new Map(),
+): FundingVerdict {
+  const verdict: FundingVerdict = { funded: [], failed: [], waiting: [] };
+  const used = new Map<string, bigint>();
+  for (const { order, fee } of orders) {
+    const key = fundingKey(order.maker, order.tokenIn);
+    const { balance, allowance } = funding.get(key)!;
+    const need = (used.get(key) ?? 0n) + order.amountIn + fee;
+    const pending = inFlight.get(key) ?? 0n;
+    if (balance < need) verdict.failed.push({ order, reason: 'INSUFFICIENT_BALANCE' });
+    else if (allowance < need) verdict.failed.push({ order, reason: 'INSUFFICIENT_ALLOWANCE' });
+    else if (balance < need + pending || allowance < need + pending) verdict.waiting.push(order);
+    else {
+      used.set(key, need);
+      verdict.funded.push({ order, fee, allowance });
+    }
+  }
+  return verdict;
+}
+
+/** judgeFunding on balances and allowances read from the chain now. RPC failures throw. */
 export async function checkFunding(
   client: ChainClient,
   orderExecutor: string,
   orders: readonly { order: ExecutionOrder; fee: bigint }[],
+  inFlight: ReadonlyMap<string, bigint> = new Map(),
 ): Promise<FundingVerdict> {
-  const keys = [...new Set(orders.map(({ order }) => `${order.maker.toLowerCase()}|${order.tokenIn}`))];
+  const keys = [...new Set(orders.map(({ order }) => fundingKey(order.maker, order.tokenIn)))];
   const funding = new Map<string, Funding>();
   await Promise.all(
     keys.map(async (key) => {
@@ -44,18 +81,5 @@ export async function checkFunding(
       funding.set(key, { balance, allowance });
     }),
   );
-  const verdict: FundingVerdict = { funded: [], failed: [] };
-  const used = new Map<string, bigint>();
-  for (const { order, fee } of orders) {
-    const key = `${order.maker.toLowerCase()}|${order.tokenIn}`;
-    const { balance, allowance } = funding.get(key)!;
-    const need = (used.get(key) ?? 0n) + order.amountIn + fee;
-    if (balance < need) verdict.failed.push({ order, reason: 'INSUFFICIENT_BALANCE' });
-    else if (allowance < need) verdict.failed.push({ order, reason: 'INSUFFICIENT_ALLOWANCE' });
-    else {
-      used.set(key, need);
-      verdict.funded.push({ order, fee, allowance });
-    }
-  }
-  return verdict;
+  return judgeFunding(orders, funding, inFlight);
 }

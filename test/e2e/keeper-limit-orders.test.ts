@@ -48,7 +48,10 @@ let capBps: bigint;
 let balances: WethUsdcKeeperE2e['balances'];
 
 beforeAll(async () => {
-  ({ service, chain, client, makers, weth, usdc, capBps, balances } = await startWethUsdcKeeperE2e());
+  // Two executor wallets: a second batch can go out while the first is still in flight.
+  ({ service, chain, client, makers, weth, usdc, capBps, balances } = await startWethUsdcKeeperE2e({
+    executorsPerKeeper: [[0, 1]],
+  }));
 }, 120_000);
 
 afterAll(async () => {
@@ -349,5 +352,41 @@ describe('limit orders executed by the keeper', () => {
     const done = await waitForLimitOrder(client, order.id, ['completed', 'failed']);
     expect(done.priceTrigger).toBe(Number(lower));
     await expectExecutedOnChain(done, maker, amountIn, before);
+  });
+
+  it('keeps a crossed order off the chain while the same maker’s batch is in flight and the allowance covers only one: it waits, then fails before sending', async () => {
+    const maker = makers[0]!;
+    const amountIn = baseUnits('1', weth);
+    // Enough for one order with the most fee the contract allows, not for two.
+    await fundOrder(maker, amountIn);
+    const trigger = priceString((await marketPrice(service.provider, chain, weth, usdc)) * BELOW);
+    const before = await balances(maker.address);
+
+    await service.provider.send('miner_stop', []);
+    let first: LimitOrderJson;
+    let second: LimitOrderJson;
+    try {
+      first = await createLimitOrder(client, await orderRequest(maker, trigger));
+      // Broadcast, not mined: the chain's state still shows the whole allowance.
+      await waitForLimitOrder(client, first.id, ['submitted']);
+      second = await createLimitOrder(client, await orderRequest(maker, trigger));
+      // Crossed at every tick meanwhile, with a wallet free, yet never sent: the first batch will pull the allowance.
+      await sleep(3_000);
+      expect(await getLimitOrder(client, second.id)).toMatchObject({ status: 'pending', txHash: '' });
+      expect((await getLimitOrder(client, first.id)).status).toBe('submitted');
+    } finally {
+      await service.provider.send('miner_start', []);
+    }
+    const firstDone = await waitForLimitOrder(client, first.id, ['completed', 'failed']);
+    const after = await expectExecutedOnChain(firstDone, maker, amountIn, before);
+    expect(after.blockNumber).toBeGreaterThan(0);
+    const secondDone = await waitForLimitOrder(client, second.id, ['completed', 'failed']);
+    expect(secondDone).toMatchObject({
+      status: 'failed',
+      txHash: '',
+      reasonFail: ['INSUFFICIENT_ALLOWANCE'],
+    });
+    // No transaction ever carried it: no OrderExecuted or OrderFailed event names it.
+    await expectNeverExecuted(secondDone);
   });
 });

@@ -2,7 +2,7 @@ import type { Wallet } from 'ethers';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import type { ApiClient } from './api-client';
 import { balanceOf, makerWallets, maxFeeBps, token, waitUntilPairAccepted } from './maker';
-import { startService, type RunningService } from './service-harness';
+import { startService, type RunningService, type ServiceOptions } from './service-harness';
 
 /**
  * What the keeper end-to-end suites that sell WETH for USDC start from: the whole service on a devnet chain, its
@@ -24,8 +24,8 @@ export interface WethUsdcKeeperE2e {
  * Starts the service and returns once the keeper accepts WETH/USDC orders: it prices a pair only after its pool
  * state is loaded (tens of seconds on a small machine), and a test's order or strategy slot must not pass unpriced.
  */
-export async function startWethUsdcKeeperE2e(): Promise<WethUsdcKeeperE2e> {
-  const service = await startService();
+export async function startWethUsdcKeeperE2e(options: ServiceOptions = {}): Promise<WethUsdcKeeperE2e> {
+  const service = await startService(options);
   try {
     const chain = service.manifest;
     const makers = makerWallets(chain, service.provider);

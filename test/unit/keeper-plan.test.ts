@@ -1,5 +1,8 @@
 import { Wallet, getAddress } from 'ethers';
+import { batchPulls, encodeExecuteBatch } from '../../keeper/plan/execute-batch-call';
+import type { ExecutionOrder } from '../../keeper/plan/execution-order';
 import { decideFailure, FAILURE_KINDS, MAX_ATTEMPTS } from '../../keeper/plan/failure-kinds';
+import { fundingKey, judgeFunding, type FundingVerdict } from '../../keeper/plan/funding-check';
 import { decimalOf, limitOrderMinimumOut, valueAtPrice } from '../../keeper/plan/order-amounts';
 import {
   PAIR_AUTHORIZATION_DOMAIN,
@@ -78,5 +81,110 @@ describe('pair signature (EIP-712, checked off-chain as the contract does)', () 
       isValidPairSignature({ ...auth, signature: await sign(Wallet.createRandom(), tokenIn, tokenOut) }),
     ).toBe(false);
     expect(isValidPairSignature({ ...auth, signature: `0x${'11'.repeat(65)}` })).toBe(false);
+  });
+});
+
+describe('funding: balance and allowance over the maker’s open orders of the token', () => {
+  const MAKER = getAddress('0x' + 'a1'.repeat(20));
+  const OTHER = getAddress('0x' + 'b2'.repeat(20));
+  const WETH = '0x' + 'c3'.repeat(20);
+  const order = (id: string, maker: string, amountIn: bigint): ExecutionOrder => ({
+    kind: 'limit',
+    id,
+    onchainId: id,
+    version: 0,
+    attemptNumber: 0,
+    chainId: 1,
+    maker,
+    tokenIn: WETH,
+    tokenOut: '0x' + 'd4'.repeat(20),
+    decimalsIn: 18,
+    decimalsOut: 6,
+    amountIn,
+    signature: '0x',
+    minAmountOut: 0n,
+    priceTrigger: '3000',
+    triggerBlock: 1,
+  });
+  const funding = (balance: bigint, allowance: bigint) =>
+    new Map([[fundingKey(MAKER, WETH), { balance, allowance }]]);
+  const ids = (v: FundingVerdict) => ({
+    funded: v.funded.map((f) => f.order.id),
+    failed: v.failed.map((f) => `${f.order.id}:${f.reason}`),
+    waiting: v.waiting.map((o) => o.id),
+  });
+
+  it('sums amount + fee over the batch, oldest claim first, and fails only the orders left uncovered', () => {
+    const orders = [order('a', MAKER, E18), order('b', MAKER, E18), order('c', MAKER, E18)].map((o) => ({
+      order: o,
+      fee: E18 / 100n,
+    }));
+    expect(ids(judgeFunding(orders, funding(10n * E18, 2n * E18 + E18 / 50n)))).toEqual({
+      funded: ['a', 'b'],
+      failed: ['c:INSUFFICIENT_ALLOWANCE'],
+      waiting: [],
+    });
+    expect(ids(judgeFunding(orders, funding(E18, 10n * E18)))).toEqual({
+      funded: [],
+      failed: ['a:INSUFFICIENT_BALANCE', 'b:INSUFFICIENT_BALANCE', 'c:INSUFFICIENT_BALANCE'],
+      waiting: [],
+    });
+  });
+
+  it('lets an order covered now but not after the maker’s in-flight pulls wait, and fails one the state cannot cover', () => {
+    const inFlight = new Map([[fundingKey(MAKER, WETH), E18]]);
+    const one = [{ order: order('a', MAKER, E18), fee: 0n }];
+    expect(ids(judgeFunding(one, funding(10n * E18, E18), inFlight))).toEqual({
+      funded: [],
+      failed: [],
+      waiting: ['a'],
+    });
+    expect(ids(judgeFunding(one, funding(10n * E18, 2n * E18), inFlight))).toEqual({
+      funded: ['a'],
+      failed: [],
+      waiting: [],
+    });
+    expect(ids(judgeFunding(one, funding(10n * E18, E18 - 1n), inFlight))).toEqual({
+      funded: [],
+      failed: ['a:INSUFFICIENT_ALLOWANCE'],
+      waiting: [],
+    });
+    // Another maker's pulls are not this maker's.
+    const otherInFlight = new Map([[fundingKey(OTHER, WETH), 100n * E18]]);
+    expect(ids(judgeFunding(one, funding(10n * E18, E18), otherInFlight)).funded).toEqual(['a']);
+  });
+
+  it('reads the pulls of a signed batch from its calldata, per maker and sold token', () => {
+    const group = (tokenIn: string, orders: Array<[string, bigint, bigint]>) => ({
+      tokenIn: getAddress(tokenIn),
+      tokenOut: getAddress('0x' + 'd4'.repeat(20)),
+      paths: [],
+      orders: orders.map(([maker, amountIn, fee], i) => ({
+        onchainId: '0x' + String(i + 1).padStart(64, '0'),
+        maker,
+        amountIn,
+        fee,
+        minAmountOut: 1n,
+        signature: '0x' + '11'.repeat(65),
+      })),
+    });
+    const data = encodeExecuteBatch(
+      [
+        group(WETH, [
+          [MAKER, 5n, 1n],
+          [OTHER, 7n, 0n],
+          [MAKER, 10n, 2n],
+        ]),
+        group('0x' + 'e5'.repeat(20), [[MAKER, 3n, 0n]]),
+      ],
+      1n,
+    );
+    expect(batchPulls(data)).toEqual(
+      new Map([
+        [fundingKey(MAKER, WETH), 18n],
+        [fundingKey(OTHER, WETH), 7n],
+        [fundingKey(MAKER, '0x' + 'e5'.repeat(20)), 3n],
+      ]),
+    );
   });
 });
