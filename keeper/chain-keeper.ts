@@ -17,7 +17,7 @@ import { BATCH_BASE_GAS, GAS_PER_ORDER, executionFee } from './plan/execution-fe
 import type { ExecutionOrder } from './plan/execution-order';
 import { decideFailure } from './plan/failure-kinds';
 import { checkFunding } from './plan/funding-check';
-import { isValidPairSignature } from './plan/pair-signature';
+import { PairSignatureVerifier } from './plan/pair-signature';
 import type { OrderIndex } from './select/order-index';
 import type { OrderFacts } from './settle/batch-outcomes';
 import { submitBatch } from './submit/batch-submitter';
@@ -61,6 +61,7 @@ export class ChainKeeper {
   private readonly publisher: ReferencePricePublisher;
   private readonly tracker: TransactionTracker;
   private readonly dcaScheduler: DcaScheduler;
+  private readonly signatures = new PairSignatureVerifier();
   private lastBlock: number | undefined;
   private lastBlockAt = 0;
   private lastLeaseSweep = 0;
@@ -325,7 +326,7 @@ export class ChainKeeper {
     const priced: PricedOrder[] = [];
     for (const order of orders) {
       if (
-        !isValidPairSignature({
+        !this.signatures.isValid({
           chainId: this.chainId,
           orderExecutor: deps.chain.contracts.orderExecutor,
           maker: order.maker,

@@ -15,6 +15,8 @@ export interface PhaseSpec {
   blockIntervalMs: number;
   /** Put the keeper behind a proxy that answers a re-sent raw transaction "already known" (known-tx-rpc-proxy.ts). */
   knownTxProxy: boolean;
+  /** Orders crossing in this phase (default: ThroughputOptions.orders). */
+  orders?: number;
 }
 
 export interface ThroughputOptions {
@@ -135,7 +137,7 @@ async function waitForReferencePrice(service: RunningService): Promise<void> {
  * the store shows every order completed. One phase per spec, on the same chain, each with a fresh keeper.
  */
 export async function runThroughputBench(opts: ThroughputOptions = {}): Promise<ThroughputResult> {
-  const count = opts.orders ?? 1_000;
+  const defaultCount = opts.orders ?? 1_000;
   const specs = opts.phases ?? [
     { blockIntervalMs: 0, knownTxProxy: false },
     { blockIntervalMs: 2_000, knownTxProxy: true },
@@ -166,6 +168,7 @@ export async function runThroughputBench(opts: ThroughputOptions = {}): Promise<
 
     const phases: ThroughputPhase[] = [];
     for (const spec of specs) {
+      const count = spec.orders ?? defaultCount;
       proxy = spec.knownTxProxy ? await startKnownTxRpcProxy(manifest.rpcUrl) : undefined;
       const bench = await startBenchKeeper(service, { executorIndexes: EXECUTORS, rpcUrl: proxy?.url });
       try {

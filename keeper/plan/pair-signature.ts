@@ -38,3 +38,27 @@ export function isValidPairSignature(auth: PairAuthorization): boolean {
     return false;
   }
 }
+
+/**
+ * isValidPairSignature with the answers remembered: a maker signs once per pair and every order of the pair
+ * carries that signature, so a batch of one maker's orders costs one signature recovery, not one per order.
+ * Bounded: the oldest answers go first.
+ */
+export class PairSignatureVerifier {
+  private readonly known = new Map<string, boolean>();
+
+  constructor(private readonly capacity = 10_000) {}
+
+  isValid(auth: PairAuthorization): boolean {
+    const key = [auth.chainId, auth.orderExecutor, auth.maker, auth.tokenIn, auth.tokenOut, auth.signature]
+      .join('|')
+      .toLowerCase();
+    let valid = this.known.get(key);
+    if (valid === undefined) {
+      valid = isValidPairSignature(auth);
+      if (this.known.size >= this.capacity) this.known.delete(this.known.keys().next().value!);
+      this.known.set(key, valid);
+    }
+    return valid;
+  }
+}

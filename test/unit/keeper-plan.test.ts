@@ -7,6 +7,7 @@ import { decimalOf, limitOrderMinimumOut, valueAtPrice } from '../../keeper/plan
 import {
   PAIR_AUTHORIZATION_DOMAIN,
   PAIR_AUTHORIZATION_TYPES,
+  PairSignatureVerifier,
   isValidPairSignature,
 } from '../../keeper/plan/pair-signature';
 
@@ -81,6 +82,22 @@ describe('pair signature (EIP-712, checked off-chain as the contract does)', () 
       isValidPairSignature({ ...auth, signature: await sign(Wallet.createRandom(), tokenIn, tokenOut) }),
     ).toBe(false);
     expect(isValidPairSignature({ ...auth, signature: `0x${'11'.repeat(65)}` })).toBe(false);
+  });
+
+  it('remembers answers per maker, pair, chain and signature, never one for another, within its capacity', async () => {
+    const auth = { chainId: 1, orderExecutor, maker: maker.address, tokenIn, tokenOut };
+    const good = await sign(maker, tokenIn, tokenOut);
+    const reversed = await sign(maker, tokenOut, tokenIn);
+    const verifier = new PairSignatureVerifier(2);
+    for (let round = 0; round < 2; round++) {
+      expect(verifier.isValid({ ...auth, signature: good })).toBe(true);
+      expect(verifier.isValid({ ...auth, signature: good.toUpperCase().replace('0X', '0x') })).toBe(true);
+      expect(verifier.isValid({ ...auth, signature: reversed })).toBe(false);
+      expect(verifier.isValid({ ...auth, tokenIn: tokenOut, tokenOut: tokenIn, signature: reversed })).toBe(
+        true,
+      );
+      expect(verifier.isValid({ ...auth, chainId: 137, signature: good })).toBe(false);
+    }
   });
 });
 
