@@ -12,6 +12,7 @@ import { startQuoting, type QuotingService } from '../shared/routing/quoting-ser
 import { openStore, type Store } from '../shared/store/store';
 import { tokensOfChain } from '../shared/tokens/token-lists';
 import { ChainKeeper } from './chain-keeper';
+import { TickLoop } from './tick-loop';
 import { KeeperMetrics } from './keeper-metrics';
 import { OrderIndex } from './select/order-index';
 import { OrderIndexSync } from './select/order-index-sync';
@@ -158,41 +159,33 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
   };
 
   let stopped = false;
-  let syncTimer: NodeJS.Timeout | undefined;
   let gaugeTimer: NodeJS.Timeout | undefined;
-  const tickTimers: NodeJS.Timeout[] = [];
-  const inFlight = new Set<Promise<unknown>>();
-  const track = (p: Promise<unknown>): void => {
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
-  };
+  let unsubscribe: (() => void) | undefined;
   const admin = createAdminServer(metrics.registry, async () => !stopped);
 
-  const scheduleSync = (): void => {
-    syncTimer = setTimeout(() => {
-      const run = sync.poll().then(
-        () => undefined,
-        (err: unknown) => {
-          metrics.unhandledError('select');
-          log.error({ err }, 'order index sync failed');
+  const syncLoop = new TickLoop(
+    async () => void (await sync.poll()),
+    config.keeper.pollIntervalMs,
+    (err) => {
+      metrics.unhandledError('select');
+      log.error({ err }, 'order index sync failed');
+    },
+  );
+  // Each chain ticks on its own loop: a chain stuck on a slow RPC never holds another back. A chain's tick also
+  // runs as soon as its pool state is stored for a new block: a crossing is acted on without waiting out a poll.
+  const tickLoops = new Map(
+    keepers.map((keeper) => [
+      keeper.chainId,
+      new TickLoop(
+        () => keeper.tick(),
+        config.keeper.pollIntervalMs,
+        (err) => {
+          metrics.unhandledError('main');
+          log.error({ err, chainId: keeper.chainId }, 'keeper tick failed');
         },
-      );
-      track(run);
-      void run.finally(() => {
-        if (!stopped) scheduleSync();
-      });
-    }, config.keeper.pollIntervalMs);
-  };
-  // Each chain ticks on its own timer: a chain stuck on a slow RPC never holds another back.
-  const scheduleTick = (keeper: ChainKeeper, i: number): void => {
-    tickTimers[i] = setTimeout(() => {
-      const run = keeper.tick();
-      track(run);
-      void run.finally(() => {
-        if (!stopped) scheduleTick(keeper, i);
-      });
-    }, config.keeper.pollIntervalMs);
-  };
+      ),
+    ]),
+  );
 
   return {
     metrics,
@@ -200,8 +193,9 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     owner,
     async start() {
       await sync.poll();
-      scheduleSync();
-      keepers.forEach(scheduleTick);
+      syncLoop.start();
+      for (const loop of tickLoops.values()) loop.start();
+      unsubscribe = quoting.cache.subscribe((chainId) => tickLoops.get(chainId)?.wake());
       gaugeTimer = setInterval(() => {
         countOpenOrders().catch((err: unknown) => log.error({ err }, 'counting open orders failed'));
       }, OPEN_ORDERS_GAUGE_MS);
@@ -217,11 +211,10 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     },
     async stop() {
       stopped = true;
-      if (syncTimer) clearTimeout(syncTimer);
+      unsubscribe?.();
       if (gaugeTimer) clearInterval(gaugeTimer);
-      for (const t of tickTimers) clearTimeout(t);
       // In-flight work finishes: a batch being recorded and broadcast is followed to its end by whoever holds it.
-      await Promise.allSettled([...inFlight]);
+      await Promise.all([syncLoop.stop(), ...[...tickLoops.values()].map((loop) => loop.stop())]);
       if (!options.quoting) await quoting.stop();
       clients.close();
       sourceClients.close();

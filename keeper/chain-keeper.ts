@@ -51,9 +51,10 @@ export interface ChainKeeperDeps {
 }
 
 /**
- * One chain's pipeline, ticked by the keeper: watch (new block: reference prices, tracking), select (crossed
- * limit orders from the index, due DCA iterations), claim (leases in the store), plan (signature, funding, fee,
- * routed confirmation per pair group), submit (one batch per free executor wallet). Ticks never overlap, and
+ * One chain's pipeline, ticked by the keeper (and at once when the chain's pool state reaches a new block): track
+ * (new block: receipts, replacements), select (crossed limit orders from the index, due DCA iterations), claim
+ * (leases in the store), plan (signature, funding, fee, routed confirmation per pair group), submit (one batch per
+ * free executor wallet), then watch (new block: the reference prices the api reads). Ticks never overlap, and
  * each chain has its own, so one chain's slow RPC never delays another's.
  */
 export class ChainKeeper {
@@ -145,11 +146,12 @@ export class ChainKeeper {
     const head = deps.engine.blockNumber(this.chainId);
     if (head === undefined) return;
     const now = deps.now();
-    if (head !== this.lastBlock) {
+    const newBlock = head !== this.lastBlock;
+    if (newBlock) {
       this.lastBlock = head;
       this.lastBlockAt = now;
       deps.metrics.blockSeen(this.chainId, head, now);
-      await this.stage('watch', () => this.publisher.publish(head));
+      // Receipts first: a settled batch frees its wallet for this block's orders.
       await this.stage('track', () => this.tracker.track(head));
       this.reportInFlight();
     } else if (now - this.lastBlockAt > deps.config.blockStallMs) {
@@ -174,6 +176,8 @@ export class ChainKeeper {
     await this.stage('select', () => this.expire(now));
     await this.stage('dca', () => this.dcaScheduler.schedule(now));
     await this.stage('submit', () => this.execute(head, now));
+    // The api's reference prices wait for this block's batches: only limit-order creation reads them.
+    if (newBlock) await this.stage('watch', () => this.publisher.publish(head));
   }
 
   private async stage(name: Parameters<KeeperMetrics['unhandledError']>[0], run: () => Promise<unknown>) {

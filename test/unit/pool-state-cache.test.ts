@@ -71,4 +71,18 @@ describe('PoolStateCache', () => {
     cache.invalidate(1);
     expect(cache.get(1)).toBeUndefined();
   });
+
+  it('tells subscribers of every state it stores, not of one it refuses, until they unsubscribe', () => {
+    const seen: Array<[number, number]> = [];
+    const unsubscribe = cache.subscribe((chainId, blockNumber) => seen.push([chainId, blockNumber]));
+    cache.put(1, head(101), [pool]);
+    cache.put(1, head(99), [pool]);
+    cache.put(137, head(7), []);
+    unsubscribe();
+    cache.put(1, head(102), [pool]);
+    expect(seen).toEqual([
+      [1, 101],
+      [137, 7],
+    ]);
+  });
 });

@@ -33,6 +33,16 @@ export type HeadRelation = 'empty' | 'same' | 'child' | 'ahead' | 'reorg';
  */
 export class PoolStateCache {
   private readonly entries = new Map<number, CachedPools>();
+  private readonly listeners = new Set<(chainId: number, blockNumber: number) => void>();
+
+  /**
+   * Calls `listener` after each refresh is stored (a chain's pools at a new block), synchronously: it should only
+   * schedule work. Returns the function that unsubscribes it.
+   */
+  subscribe(listener: (chainId: number, blockNumber: number) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   get(chainId: number): CachedPools | undefined {
     return this.entries.get(chainId);
@@ -65,6 +75,7 @@ export class PoolStateCache {
       pools,
       storedAt: Date.now(),
     });
+    for (const listener of this.listeners) listener(chainId, head.number);
     return true;
   }
 
