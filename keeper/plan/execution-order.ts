@@ -32,5 +32,3 @@ export interface ExecutionOrder {
   /** The block whose price selected the order (latency metrics). */
   triggerBlock: number;
 }
-
-export type FailedOrder = { order: ExecutionOrder; reason: string };

@@ -65,7 +65,7 @@ export interface KeeperConfig {
   batchGasCap: number;
   /** How often the order index reads the store's changes (ms). */
   pollIntervalMs: number;
-  /** A chain whose block feed is silent this long is reported stalled and its feed restarted (ms). */
+  /** A chain whose block feed is silent this long is reported stalled: a metric and a warning (ms). */
   blockStallMs: number;
 }
 

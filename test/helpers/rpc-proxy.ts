@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startJsonRpcProxy } from './json-rpc-proxy';
 
 export type ProxyFailure = '503' | 'hang';
 
@@ -32,37 +31,23 @@ export async function startRpcProxy(targetUrl: string, opts: RpcProxyOptions = {
   let failed = 0;
   const bodies: Array<{ method: string; params: unknown[] }> = [];
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      received += 1;
-      try {
-        const parsed = JSON.parse(body.toString('utf8')) as { method: string; params: unknown[] };
-        bodies.push({ method: parsed.method, params: parsed.params });
-      } catch {
-        bodies.push({ method: '(unparseable)', params: [] });
-      }
-      if (failEvery > 0 && received % failEvery === 0) {
-        failed += 1;
-        if (failure === 'hang') return; // never answered; closeAllConnections ends it
-        res.writeHead(503, { 'content-type': 'text/plain' }).end('service unavailable');
-        return;
-      }
-      fetch(targetUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-        .then(async (upstream) => {
-          const text = await upstream.text();
-          res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(text);
-        })
-        .catch(() => res.writeHead(502).end());
-    });
+  const proxy = await startJsonRpcProxy(targetUrl, (body, forward) => {
+    received += 1;
+    try {
+      const parsed = JSON.parse(body) as { method: string; params: unknown[] };
+      bodies.push({ method: parsed.method, params: parsed.params });
+    } catch {
+      bodies.push({ method: '(unparseable)', params: [] });
+    }
+    if (failEvery > 0 && received % failEvery === 0) {
+      failed += 1;
+      return failure === 'hang' ? 'hang' : { status: 503, text: 'service unavailable' };
+    }
+    return forward();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: proxy.url,
     received: () => received,
     failed: () => failed,
     bodies: () => bodies,
@@ -70,10 +55,6 @@ export async function startRpcProxy(targetUrl: string, opts: RpcProxyOptions = {
       failEvery = next.failEvery ?? 0;
       failure = next.failure ?? '503';
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => proxy.close(),
   };
 }
