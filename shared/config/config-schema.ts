@@ -29,6 +29,18 @@ export interface ChainConfig {
   maxFeePerGasGwei?: number;
   /** Blocks before the keeper settles a batch on this chain (default KEEPER_CONFIRMATIONS). */
   confirmations?: number;
+  /** Pool state not confirmed at the chain's head for this long is stale on this chain (default STALE_AFTER_SECONDS). */
+  staleAfterSeconds?: number;
+  /** Pool state this many blocks behind the chain's head is stale on this chain (default STALE_AFTER_BLOCKS). */
+  staleAfterBlocks?: number;
+}
+
+/** When a chain's pool state (and what is derived from it: quotes, swaps, reference prices) is too old to serve. */
+export interface StalenessConfig {
+  /** Seconds since the state was last confirmed at the chain's head. */
+  afterSeconds: number;
+  /** Blocks between the state's block and the newest head the service has seen. */
+  afterBlocks: number;
 }
 
 export interface RateLimitConfig {
@@ -89,6 +101,12 @@ export interface AppConfig {
   accountCacheTtlMs: number;
   /** The service's protocol fee on single-chain quotes and swaps, in pips (1500 = 0.15%); the SwapRouter's unit. */
   protocolFeePips: number;
+  /** redis://… shared by every api process for rate-limit counters and nonce replay records; empty: per process. */
+  redisUrl: string;
+  /** Default staleness bounds of every chain (a chain entry may set its own). */
+  staleness: StalenessConfig;
+  /** List calls (unpaginated) one API key may have running at once in an api process; more wait their turn. */
+  listConcurrencyPerKey: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   keeper: KeeperConfig;
 }
@@ -118,6 +136,8 @@ const chainSchema: JSONSchemaType<ChainConfig> = {
     tokenList: { type: 'string', nullable: true },
     maxFeePerGasGwei: { type: 'number', exclusiveMinimum: 0, nullable: true },
     confirmations: { type: 'integer', minimum: 0, maximum: 100, nullable: true },
+    staleAfterSeconds: { type: 'integer', minimum: 1, maximum: 86400, nullable: true },
+    staleAfterBlocks: { type: 'integer', minimum: 1, maximum: 100000, nullable: true },
     contracts: {
       type: 'object',
       nullable: true,
@@ -208,6 +228,9 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     'gatewayTimeoutMs',
     'accountCacheTtlMs',
     'protocolFeePips',
+    'redisUrl',
+    'staleness',
+    'listConcurrencyPerKey',
     'logLevel',
     'keeper',
   ],
@@ -226,6 +249,17 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     gatewayTimeoutMs: { type: 'integer', minimum: 1 },
     accountCacheTtlMs: { type: 'integer', minimum: 0, maximum: 60000 },
     protocolFeePips: { type: 'integer', minimum: 0, maximum: 10000 },
+    redisUrl: { type: 'string', pattern: '^$|^rediss?://' },
+    staleness: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['afterSeconds', 'afterBlocks'],
+      properties: {
+        afterSeconds: { type: 'integer', minimum: 1, maximum: 86400 },
+        afterBlocks: { type: 'integer', minimum: 1, maximum: 100000 },
+      },
+    },
+    listConcurrencyPerKey: { type: 'integer', minimum: 1, maximum: 100 },
     logLevel: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     keeper: keeperSchema,
   },

@@ -20,6 +20,10 @@ export const ENV_DEFAULTS = {
   GATEWAY_TIMEOUT_MS: '30000',
   ACCOUNT_CACHE_TTL_MS: '2000',
   PROTOCOL_FEE_PIPS: '1500',
+  REDIS_URL: '',
+  STALE_AFTER_SECONDS: '30',
+  STALE_AFTER_BLOCKS: '20',
+  LIST_CONCURRENCY_PER_KEY: '2',
   LOG_LEVEL: 'info',
   KEEPER_ADMIN_PORT: '9465',
   KEEPER_ID: '',
@@ -117,6 +121,12 @@ export function loadConfig(
     gatewayTimeoutMs: toNumber(get('GATEWAY_TIMEOUT_MS')),
     accountCacheTtlMs: toNumber(get('ACCOUNT_CACHE_TTL_MS')),
     protocolFeePips: toNumber(get('PROTOCOL_FEE_PIPS')),
+    redisUrl: get('REDIS_URL'),
+    staleness: {
+      afterSeconds: toNumber(get('STALE_AFTER_SECONDS')),
+      afterBlocks: toNumber(get('STALE_AFTER_BLOCKS')),
+    },
+    listConcurrencyPerKey: toNumber(get('LIST_CONCURRENCY_PER_KEY')),
     logLevel: get('LOG_LEVEL') as AppConfig['logLevel'],
     keeper: {
       adminPort: toNumber(get('KEEPER_ADMIN_PORT')),
