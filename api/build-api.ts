@@ -12,6 +12,7 @@ import { Prices } from '../shared/routing/prices/usd-prices';
 import { GasPriceReader } from '../shared/chain/gas-price-reader';
 import { tokensOfChain } from '../shared/tokens/token-lists';
 import { createAdminServer } from '../shared/metrics/admin-server';
+import { readiness, registerChainFreshnessGauges } from '../shared/metrics/chain-readiness';
 import { createApp } from './app';
 import { AccountAuthenticator } from './gateway/account-authenticator';
 import { loadMasterKey } from './gateway/master-key';
@@ -121,6 +122,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     tokens: { tokensOf: (chainId) => listedTokens.get(chainId) ?? [] },
     log,
     pollMs: options.blockPollMs,
+    staleness: config.staleness,
   });
   const routes = serviceRoutes({
     store,
@@ -158,10 +160,16 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
 
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
-  const admin = createAdminServer(metrics.registry, async () => {
-    await store.knex.raw('select 1');
-    return true;
-  });
+  const chainIds = chains.all().map((c) => c.chainId);
+  registerChainFreshnessGauges(metrics.registry, 'tas_api_', quoting.engine, chainIds);
+  const admin = createAdminServer(
+    metrics.registry,
+    async () => {
+      await store.knex.raw('select 1');
+      return true;
+    },
+    (only) => readiness(quoting.engine, chainIds, only),
+  );
 
   return {
     app,

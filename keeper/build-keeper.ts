@@ -7,6 +7,7 @@ import { RpcMetrics } from '../shared/chain/rpc-metrics';
 import type { AppConfig, ChainConfig, ChainContracts } from '../shared/config/config-schema';
 import { createLogger, type Logger } from '../shared/log/create-logger';
 import { createAdminServer } from '../shared/metrics/admin-server';
+import { readiness, registerChainFreshnessGauges } from '../shared/metrics/chain-readiness';
 import { Prices } from '../shared/routing/prices/usd-prices';
 import { startQuoting, type QuotingService } from '../shared/routing/quoting-service';
 import { openStore, type Store } from '../shared/store/store';
@@ -80,6 +81,7 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
       tokens: { tokensOf: (id) => listed.get(id) ?? [] },
       log,
       pollMs: KEEPER_BLOCK_POLL_MS,
+      staleness: config.staleness,
     });
   const prices = new Prices(quoting.engine, { tokensOf: (id) => listed.get(id) ?? [] });
   const signers = await loadExecutorWallets({
@@ -161,7 +163,12 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
   let stopped = false;
   let gaugeTimer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
-  const admin = createAdminServer(metrics.registry, async () => !stopped);
+  registerChainFreshnessGauges(metrics.registry, 'tas_keeper_', quoting.engine, chainIds);
+  const admin = createAdminServer(
+    metrics.registry,
+    async () => !stopped,
+    (only) => readiness(quoting.engine, chainIds, only),
+  );
 
   const syncLoop = new TickLoop(
     async () => void (await sync.poll()),

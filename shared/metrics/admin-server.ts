@@ -1,8 +1,17 @@
 import http from 'node:http';
 import type { Registry } from 'prom-client';
+import type { Readiness } from './chain-readiness';
 
-/** The operator's port: `/metrics` for Prometheus and `/healthz` for load balancers, never exposed publicly. */
-export function createAdminServer(registry: Registry, healthy: () => Promise<boolean>): http.Server {
+/**
+ * The operator's port, never exposed publicly: `/metrics` for Prometheus, `/healthz` for liveness (the process
+ * and its store answer) and `/readyz` for readiness (every traded chain's market feed is fresh; `?chainId=N` asks
+ * about one chain).
+ */
+export function createAdminServer(
+  registry: Registry,
+  healthy: () => Promise<boolean>,
+  ready?: (chainId: number | undefined) => Readiness,
+): http.Server {
   return http.createServer((req, res) => {
     const reply = (status: number, type: string, body: string): void => {
       res.writeHead(status, { 'content-type': type });
@@ -20,6 +29,30 @@ export function createAdminServer(registry: Registry, healthy: () => Promise<boo
         (ok) =>
           reply(ok ? 200 : 503, 'application/json', JSON.stringify({ status: ok ? 'ok' : 'unavailable' })),
         () => reply(503, 'application/json', JSON.stringify({ status: 'unavailable' })),
+      );
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://admin');
+    if (req.method === 'GET' && url.pathname === '/readyz' && ready) {
+      const asked = url.searchParams.get('chainId');
+      const chainId = asked !== null && /^\d{1,16}$/.test(asked) ? Number(asked) : undefined;
+      if (asked !== null && chainId === undefined)
+        return reply(400, 'text/plain', 'chainId must be an integer');
+      healthy().then(
+        (ok) => {
+          const state = ready(chainId);
+          const isReady = ok && state.ready;
+          reply(
+            isReady ? 200 : 503,
+            'application/json',
+            JSON.stringify({
+              status: isReady ? 'ready' : 'not ready',
+              store: ok ? 'ok' : 'unavailable',
+              ...state,
+            }),
+          );
+        },
+        () => reply(503, 'application/json', JSON.stringify({ status: 'not ready', store: 'unavailable' })),
       );
       return;
     }

@@ -5,7 +5,12 @@
  */
 import { PoolGraph } from './pathfinding/find-routes';
 import { PoolSwapMemo } from './pools/pool-swap-memo';
-import type { CachedPools, PoolStateCache } from './sources/pool-state-cache';
+import type {
+  CachedPools,
+  ChainFreshness,
+  PoolStateCache,
+  StalenessBounds,
+} from './sources/pool-state-cache';
 import { bestSplit, type Split } from './splitting/best-split';
 import { simulateRoute } from './splitting/route-simulation';
 import { NATIVE_PSEUDO_ADDRESS } from '../tokens/token-lists';
@@ -29,7 +34,12 @@ export interface QuoteChain {
   /** Tokens allowed in the middle of a route (any casing). */
   connectors: readonly string[];
   sources: readonly QuoteSourceInfo[];
+  /** When the chain's state is too old to serve (default DEFAULT_STALENESS). */
+  staleness?: StalenessBounds;
 }
+
+/** STALE_AFTER_SECONDS / STALE_AFTER_BLOCKS defaults. */
+export const DEFAULT_STALENESS: StalenessBounds = { afterSeconds: 30, afterBlocks: 20 };
 
 export interface QuoteRequestInput {
   chainId: number;
@@ -103,6 +113,14 @@ export class QuoteEngine {
   /** Block of the pool states quotes read now; undefined before the chain's first refresh. */
   blockNumber(chainId: number): number | undefined {
     return this.cache.get(chainId)?.blockNumber;
+  }
+
+  /**
+   * Whether the chain's pool state may be served now: quotes, swaps, reference prices and the keeper's claims
+   * all refuse a stale chain rather than act on a market that may have moved.
+   */
+  freshness(chainId: number, nowMs?: number): ChainFreshness {
+    return this.cache.freshness(chainId, this.chains.get(chainId)?.staleness ?? DEFAULT_STALENESS, nowMs);
   }
 
   /** Routing address of a token: lowercase, the native pseudo-address as the wrapped native. */

@@ -5,10 +5,10 @@
  * quotes find no route.
  */
 import type { ChainClients } from '../chain/chain-clients';
-import type { ChainConfig } from '../config/config-schema';
+import type { ChainConfig, StalenessConfig } from '../config/config-schema';
 import type { Logger } from '../log/create-logger';
 import { NATIVE_PSEUDO_ADDRESS } from '../tokens/token-lists';
-import { connectorsOf, QuoteEngine, type QuoteChain } from './quote-engine';
+import { connectorsOf, DEFAULT_STALENESS, QuoteEngine, type QuoteChain } from './quote-engine';
 import { BlockFollower } from './sources/block-follower';
 import { PoolStateCache } from './sources/pool-state-cache';
 import { devnetSourcesConfig, SourceRegistry } from './sources/source-registry';
@@ -24,6 +24,8 @@ export interface QuotingOptions {
   tokens: QuotingTokens;
   log: Logger;
   pollMs?: number;
+  /** Default bounds of every chain; a chain entry's staleAfterSeconds/staleAfterBlocks win. */
+  staleness?: StalenessConfig;
 }
 
 export interface QuotingService {
@@ -67,6 +69,10 @@ export function startQuoting(opts: QuotingOptions): QuotingService {
       wrappedNative: chain.wrappedNative,
       connectors: connectorsOf(chain.wrappedNative, tokens),
       sources: registry.sources.map((s) => ({ id: s.id, name: s.name })),
+      staleness: {
+        afterSeconds: chain.staleAfterSeconds ?? opts.staleness?.afterSeconds ?? DEFAULT_STALENESS.afterSeconds,
+        afterBlocks: chain.staleAfterBlocks ?? opts.staleness?.afterBlocks ?? DEFAULT_STALENESS.afterBlocks,
+      },
     });
     const follower = new BlockFollower({
       client,

@@ -86,3 +86,60 @@ describe('PoolStateCache', () => {
     ]);
   });
 });
+
+describe('PoolStateCache freshness', () => {
+  const bounds = { afterSeconds: 30, afterBlocks: 5 };
+  let now: number;
+  let cache: PoolStateCache;
+
+  beforeEach(() => {
+    now = 1_000_000;
+    cache = new PoolStateCache(() => now);
+  });
+
+  it('has no state before the first refresh', () => {
+    expect(cache.freshness(1, bounds)).toEqual({
+      stale: true,
+      reason: 'no-state',
+      ageMs: Infinity,
+      blocksBehind: 0,
+    });
+  });
+
+  it('is fresh while polls confirm the state at the head, however long the chain stays idle', () => {
+    cache.put(1, head(100), [pool]);
+    now += 29_000;
+    expect(cache.freshness(1, bounds)).toEqual({ stale: false, ageMs: 29_000, blocksBehind: 0 });
+    cache.confirm(1, 100);
+    now += 25_000;
+    expect(cache.freshness(1, bounds).stale).toBe(false);
+  });
+
+  it('goes stale by age once nothing confirms it (the node stopped answering), and recovers on a refresh', () => {
+    cache.put(1, head(100), [pool]);
+    now += 30_000;
+    expect(cache.freshness(1, bounds).stale).toBe(false);
+    now += 1;
+    expect(cache.freshness(1, bounds)).toEqual({ stale: true, reason: 'age', ageMs: 30_001, blocksBehind: 0 });
+    cache.put(1, head(101), [pool]);
+    expect(cache.freshness(1, bounds)).toEqual({ stale: false, ageMs: 0, blocksBehind: 0 });
+  });
+
+  it('goes stale by blocks when the chain runs ahead of refreshes, and by age when refreshes stay incomplete', () => {
+    cache.put(1, head(100), [pool]);
+    cache.noteHead(1, 105);
+    expect(cache.freshness(1, bounds)).toMatchObject({ stale: false, blocksBehind: 5 });
+    cache.noteHead(1, 106);
+    expect(cache.freshness(1, bounds)).toMatchObject({ stale: true, reason: 'blocks', blocksBehind: 6 });
+    cache.put(1, head(106, 0), [pool], false);
+    expect(cache.freshness(1, bounds)).toMatchObject({ stale: false, blocksBehind: 0 });
+    now += 31_000;
+    expect(cache.freshness(1, bounds)).toMatchObject({ stale: true, reason: 'age' });
+  });
+
+  it('keeps what it learnt of the head across a reorg, which leaves no state until the next refresh', () => {
+    cache.put(1, head(100), [pool]);
+    cache.invalidate(1);
+    expect(cache.freshness(1, bounds)).toMatchObject({ stale: true, reason: 'no-state', ageMs: 0 });
+  });
+});

@@ -119,3 +119,63 @@ describe('BlockFollower on an idle chain', () => {
     expect(flaky.refreshed).toEqual([7, 7]);
   });
 });
+
+describe('BlockFollower freshness', () => {
+  it('confirms the state at each answered poll and lets it age while the node fails', async () => {
+    const block = { number: 7, hash: `0x${'07'.repeat(32)}`, parentHash: `0x${'06'.repeat(32)}` };
+    let down = false;
+    const client = {
+      chainId: 1,
+      blockNumber: async () => {
+        if (down) throw new Error('connection refused');
+        return 7;
+      },
+      getBlock: async () => block,
+    } as unknown as ChainClient;
+    let now = 0;
+    const cache = new PoolStateCache(() => now);
+    const follower = new BlockFollower({
+      client,
+      registry: new SourceRegistry(1, [new FakeSource('up', 1)]),
+      cache,
+      pollMs: 1000,
+    });
+    const bounds = { afterSeconds: 30, afterBlocks: 20 };
+    await follower.poll();
+    now = 40_000;
+    // Idle chain, node answering: the same block, confirmed again.
+    expect(await follower.poll()).toEqual({ refreshed: false });
+    expect(cache.freshness(1, bounds)).toEqual({ stale: false, ageMs: 0, blocksBehind: 0 });
+    down = true;
+    now = 70_001;
+    await expect(follower.poll()).rejects.toThrow('connection refused');
+    expect(cache.freshness(1, bounds)).toMatchObject({ stale: true, reason: 'age', ageMs: 30_001 });
+    down = false;
+    await follower.poll();
+    expect(cache.freshness(1, bounds).stale).toBe(false);
+  });
+
+  it('leaves a chain unconfirmed while a source keeps failing', async () => {
+    const block = { number: 7, hash: `0x${'07'.repeat(32)}`, parentHash: `0x${'06'.repeat(32)}` };
+    const client = {
+      chainId: 1,
+      blockNumber: async () => 7,
+      getBlock: async () => block,
+    } as unknown as ChainClient;
+    let now = 0;
+    const cache = new PoolStateCache(() => now);
+    const follower = new BlockFollower({
+      client,
+      registry: new SourceRegistry(1, [new FakeSource('up', 1), new FakeSource('flaky', 1, true)]),
+      cache,
+      pollMs: 1000,
+    });
+    await follower.poll();
+    now = 31_000;
+    await follower.poll();
+    expect(cache.freshness(1, { afterSeconds: 30, afterBlocks: 20 })).toMatchObject({
+      stale: true,
+      reason: 'age',
+    });
+  });
+});

@@ -77,7 +77,16 @@ export function createLimitOrderRoute(deps: RouteDeps): RouteDefinition {
       details.push(...expiredDetails(body.expired, now), ...slippageDetails(body.slippage));
       if (details.length || !chain) throw new ValidationError(INVALID_BODY, details);
 
-      await assertReferencePrice(deps.store, chain, body.tokenASymbol, body.tokenBSymbol);
+      await assertReferencePrice(
+        {
+          referencePrices: deps.store.referencePrices,
+          tokens: deps.store.tokens,
+          market: deps.quotes?.engine,
+        },
+        chain,
+        body.tokenASymbol,
+        body.tokenBSymbol,
+      );
       const order = newPendingLimitOrder(randomUUID(), apiKey, inputOf(body), now);
       await deps.store.limitOrders.insert(order);
       return limitOrderResponse(order);

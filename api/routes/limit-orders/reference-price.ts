@@ -2,6 +2,7 @@ import type { ChainConfig } from '../../../shared/config/config-schema';
 import { ValidationError } from '../../../shared/domain/errors';
 import type { ReferencePricesRepository } from '../../../shared/store/repositories/reference-prices-repository';
 import type { TokensRepository } from '../../../shared/store/repositories/tokens-repository';
+import { isStale, type MarketStateReader } from '../quotes/fresh-market-state';
 
 const sameSymbol = (a: string, b: string): boolean => a.toUpperCase() === b.toUpperCase();
 
@@ -13,18 +14,23 @@ function variantsOf(symbol: string, chain: ChainConfig, wrappedSymbol: string | 
   return [...new Set(variants)];
 }
 
-/** Rejects a pair the service has no reference price for, in either direction and under either symbol form. */
+/**
+ * Rejects a pair the service has no reference price for, in either direction and under either symbol form; and
+ * every pair of a chain whose market data is stale (its RPC down): a price read then may be long gone.
+ */
 export async function assertReferencePrice(
-  deps: { referencePrices: ReferencePricesRepository; tokens: TokensRepository },
+  deps: { referencePrices: ReferencePricesRepository; tokens: TokensRepository; market?: MarketStateReader },
   chain: ChainConfig,
   symbolA: string,
   symbolB: string,
 ): Promise<void> {
+  const missing = new ValidationError(`Not exist reference price for this pair ${symbolA}/${symbolB}`);
+  if (isStale(deps.market, chain.chainId)) throw missing;
   const wrappedSymbol = (await deps.tokens.find(chain.chainId, chain.wrappedNative))?.symbol;
   for (const a of variantsOf(symbolA, chain, wrappedSymbol)) {
     for (const b of variantsOf(symbolB, chain, wrappedSymbol)) {
       if (await deps.referencePrices.findPair(chain.chainId, a, b)) return;
     }
   }
-  throw new ValidationError(`Not exist reference price for this pair ${symbolA}/${symbolB}`);
+  throw missing;
 }

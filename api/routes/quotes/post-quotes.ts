@@ -5,6 +5,7 @@ import type { Prices } from '../../../shared/routing/prices/usd-prices';
 import { quotesEndpoint } from '../../openapi/documented-endpoints';
 import { defineRoute, type RouteDefinition } from '../../service/route-definition';
 import { dataFeeTransaction, scaledGas } from './data-fee-transaction';
+import { assertFreshMarket } from './fresh-market-state';
 import { GWEI, noRoute, resolveSingleChainTrade, type TradeDeps } from './single-chain-trade';
 import { singleChainQuote, type SingleChainQuote } from './quote-response';
 import type { QuoteRequest, SingleChainQuoteParams } from './schemas';
@@ -38,6 +39,7 @@ async function quoteSingleChain(
 ): Promise<SingleChainQuote> {
   const { chainId } = params;
   const { engine, tokenIn, tokenOut, amountIn } = await resolveSingleChainTrade(deps, params);
+  assertFreshMarket(engine, chainId, 'QUOTE_ERROR');
   const result = engine.quote({
     chainId,
     tokenIn: tokenIn.address,

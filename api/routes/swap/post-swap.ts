@@ -10,6 +10,7 @@ import {
 import { swapEndpoint } from '../../openapi/documented-endpoints';
 import { defineRoute, type RouteDefinition } from '../../service/route-definition';
 import { INVALID_BODY } from '../../service/validator';
+import { assertFreshMarket } from '../quotes/fresh-market-state';
 import { GWEI, noRoute, resolveSingleChainTrade, type TradeDeps } from '../quotes/single-chain-trade';
 import type { Fees } from '../quotes/schemas';
 import type { SingleChainSwapParams, SwapRequest } from './schemas';
@@ -69,6 +70,7 @@ async function swapSingleChain(
   const { chainId } = params;
   const trade = await resolveSingleChainTrade(deps, params);
   const { engine, tokenIn, tokenOut, amountIn } = trade;
+  assertFreshMarket(engine, chainId, 'SWAP_ERROR');
   const sourceIds = engine.sourceIds(chainId);
   if (!sourceIds.includes(params.aggregatorId)) {
     throw new ValidationError(INVALID_BODY, [

@@ -60,10 +60,15 @@ export class BlockFollower {
     const { client, registry, cache } = this.opts;
     const chainId = registry.chainId;
     const number = await client.blockNumber();
+    cache.noteHead(chainId, number);
     const cached = cache.get(chainId);
     // A same-height reorg shows up at the next block, whose parent is then not the cached hash. A block whose
     // refresh had a failing source is refreshed again: without new blocks (an idle chain) it would stay missing.
-    if (cached && number === cached.blockNumber && !this.incomplete) return { refreshed: false };
+    if (cached && number === cached.blockNumber && !this.incomplete) {
+      // An idle chain is not a stale one: the state is confirmed at the head as long as the node answers.
+      cache.confirm(chainId, number);
+      return { refreshed: false };
+    }
     const head = await this.head(number);
     let relation = cache.observe(chainId, head);
     if (relation === 'ahead' && cached) {
@@ -86,7 +91,8 @@ export class BlockFollower {
         `liquidity source refresh failed: ${failure.error.message}`,
       );
     }
-    if (cache.put(chainId, head, refresh.pools)) this.opts.onRefresh?.(head, refresh, relation);
+    // A refresh that left a source out keeps the chain unconfirmed: its age grows until a complete one.
+    if (cache.put(chainId, head, refresh.pools, !this.incomplete)) this.opts.onRefresh?.(head, refresh, relation);
     return { refreshed: true, head, relation };
   }
 
