@@ -8,6 +8,7 @@ import { requestId } from './gateway/request-id';
 import { gatewayTimeout } from './gateway/timeout';
 import type { ApiMetrics } from './metrics';
 import type { ApiState } from './service/api-state';
+import type { KeyConcurrency } from './service/key-concurrency';
 import { mountRoutes } from './service/mount-routes';
 import type { RouteDefinition } from './service/route-definition';
 import { serviceErrors } from './service/service-errors';
@@ -23,6 +24,7 @@ export interface AppDeps {
   routes: RouteDefinition[];
   bodyLimitBytes: number;
   gatewayTimeoutMs: number;
+  listConcurrency: KeyConcurrency;
 }
 
 /**

@@ -23,6 +23,7 @@ import { ApiMetrics } from './metrics';
 import { serviceRoutes } from './routes';
 import type { ApiState } from './service/api-state';
 import { BASE_PATH } from './service/mount-routes';
+import { KeyConcurrency } from './service/key-concurrency';
 import { RequestValidator } from './service/validator';
 
 const NONCE_PURGE_INTERVAL_MS = 60_000;
@@ -149,6 +150,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     routes,
     bodyLimitBytes: config.bodyLimitBytes,
     gatewayTimeoutMs: config.gatewayTimeoutMs,
+    listConcurrency: new KeyConcurrency(config.listConcurrencyPerKey),
   });
 
   const housekeeping = setInterval(() => {

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import { NotFoundError } from '../../shared/domain/errors';
 import type { AccountAuthenticator } from '../gateway/account-authenticator';
 import { authenticate } from '../gateway/authenticate';
@@ -9,8 +9,10 @@ import { readBody } from '../gateway/read-body';
 import type { ApiMetrics } from '../metrics';
 import type { ApiState } from './api-state';
 import { successEnvelope } from './envelope';
+import type { KeyConcurrency } from './key-concurrency';
 import { readRequestBody } from './request-body';
 import type { RouteDefinition } from './route-definition';
+import { StreamedList } from './streamed-list';
 import { INVALID_BODY, type RequestValidator } from './validator';
 
 export const BASE_PATH = '/api/v1';
@@ -23,15 +25,37 @@ export interface MountDeps {
   validator: RequestValidator;
   metrics: ApiMetrics;
   bodyLimitBytes: number;
+  /** Places per API key for unpaginated list calls. */
+  listConcurrency: KeyConcurrency;
 }
 
-function serve(route: RouteDefinition, validator: RequestValidator): Middleware<ApiState> {
+function serve(
+  route: RouteDefinition,
+  validator: RequestValidator,
+  lists: KeyConcurrency,
+): Middleware<ApiState> {
   const takesBody = (route.method === 'POST' || route.method === 'PATCH') && route.body !== undefined;
   return async (ctx) => {
     if (route.raw) {
       await route.raw(ctx);
       return;
     }
+    // Held until the response is written or the client is gone, not merely until the handler returns.
+    const release = route.list && ctx.state.auth ? await lists.acquire(ctx.state.auth.apiKey) : undefined;
+    if (release) {
+      // Answered meanwhile (the gateway timeout) or the client left: nobody will read this list.
+      if (ctx.res.closed) return release();
+      ctx.res.once('close', release);
+    }
+    try {
+      await respond(ctx);
+    } catch (err) {
+      release?.();
+      throw err;
+    }
+  };
+
+  async function respond(ctx: ParameterizedContext<ApiState>): Promise<void> {
     const parsed = readRequestBody({
       method: ctx.method,
       contentType: ctx.request.headers['content-type'],
@@ -53,8 +77,13 @@ function serve(route: RouteDefinition, validator: RequestValidator): Middleware<
       },
     });
     ctx.status = 200;
-    ctx.body = successEnvelope(ctx.state, data);
-  };
+    if (data instanceof StreamedList) {
+      ctx.type = 'application/json';
+      ctx.body = data.body(successEnvelope(ctx.state, undefined));
+    } else {
+      ctx.body = successEnvelope(ctx.state, data);
+    }
+  }
 }
 
 /** One router for every served route: gateway checks per route (auth, rate limit, body limit), then the handler. */
@@ -70,7 +99,11 @@ export function mountRoutes(routes: RouteDefinition[], deps: MountDeps): Middlew
       await next();
     };
     const chain = route.auth === 'signed' ? [tag, auth, limit, body] : [tag, limit, body];
-    router.register(route.path, [route.method], [...chain, serve(route, deps.validator)]);
+    router.register(
+      route.path,
+      [route.method],
+      [...chain, serve(route, deps.validator, deps.listConcurrency)],
+    );
   }
   const notFound: Middleware<ApiState> = async (ctx) => {
     throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}`);

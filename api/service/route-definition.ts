@@ -51,6 +51,11 @@ export interface RouteDefinition<TBody = unknown> {
   /** Message of the VALIDATION_ERROR when the body does not fit the schema. */
   bodyError?: string;
   doc: RouteDoc;
+  /**
+   * An unpaginated list: a key's concurrent calls are capped (LIST_CONCURRENCY_PER_KEY) for as long as the answer
+   * is being written, and the handler may return a StreamedList to have it serialized in slices.
+   */
+  list?: boolean;
   /** Returns `data` for the success envelope. */
   handle?: (request: RouteRequest<TBody>) => Promise<unknown>;
   /** For the public documentation routes that answer raw documents instead of the envelope. */

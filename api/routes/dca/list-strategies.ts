@@ -3,6 +3,7 @@ import type { DcaStrategyFilter } from '../../../shared/store/repositories/dca-r
 import { defineRoute, type RawQuery, type RouteDefinition } from '../../service/route-definition';
 import type { RouteDeps } from '../index';
 import { signingKeyOf } from '../../service/signing-key';
+import { StreamedList } from '../../service/streamed-list';
 import { strategyWithOrdersJson } from './dca-json';
 import { dcaStrategyWithOrdersSchema } from './dca-schemas';
 
@@ -25,6 +26,7 @@ export function listStrategiesRoute(deps: RouteDeps): RouteDefinition {
     method: 'GET',
     path: '/dca-order/strategies',
     auth: 'signed',
+    list: true,
     doc: {
       tag: 'DCA',
       summary: "List the signing key's DCA strategies",
@@ -54,7 +56,7 @@ export function listStrategiesRoute(deps: RouteDeps): RouteDefinition {
       const filter = strategyFilterOf(query);
       if (!filter) return [];
       const strategies = await deps.store.dca.listStrategiesForKey(apiKey, filter);
-      return strategies.map(strategyWithOrdersJson);
+      return new StreamedList(strategies, strategyWithOrdersJson);
     },
   });
 }

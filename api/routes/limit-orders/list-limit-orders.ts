@@ -4,6 +4,7 @@ import { defineRoute, type RawQuery, type RouteDefinition } from '../../service/
 import type { RouteDeps } from '../index';
 import { limitOrderResponse } from './limit-order-response';
 import { signingKeyOf } from '../../service/signing-key';
+import { StreamedList } from '../../service/streamed-list';
 import { limitOrderSchema, listLimitOrdersParameters } from './schemas';
 
 const NUMERIC = /^[0-9]{1,16}$/;
@@ -33,6 +34,7 @@ export function listLimitOrdersRoute(deps: RouteDeps): RouteDefinition {
     method: 'GET',
     path: '/limit-order',
     auth: 'signed',
+    list: true,
     doc: {
       tag: 'Limit orders',
       summary: "List the signing key's limit orders",
@@ -49,7 +51,7 @@ export function listLimitOrdersRoute(deps: RouteDeps): RouteDefinition {
       const filters = filtersOf(query);
       if (!filters) return [];
       const orders = await deps.store.limitOrders.listForKey(apiKey, filters);
-      return orders.map(limitOrderResponse);
+      return new StreamedList(orders, limitOrderResponse);
     },
   });
 }
