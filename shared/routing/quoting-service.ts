@@ -70,7 +70,8 @@ export function startQuoting(opts: QuotingOptions): QuotingService {
       connectors: connectorsOf(chain.wrappedNative, tokens),
       sources: registry.sources.map((s) => ({ id: s.id, name: s.name })),
       staleness: {
-        afterSeconds: chain.staleAfterSeconds ?? opts.staleness?.afterSeconds ?? DEFAULT_STALENESS.afterSeconds,
+        afterSeconds:
+          chain.staleAfterSeconds ?? opts.staleness?.afterSeconds ?? DEFAULT_STALENESS.afterSeconds,
         afterBlocks: chain.staleAfterBlocks ?? opts.staleness?.afterBlocks ?? DEFAULT_STALENESS.afterBlocks,
       },
     });

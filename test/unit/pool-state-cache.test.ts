@@ -120,7 +120,12 @@ describe('PoolStateCache freshness', () => {
     now += 30_000;
     expect(cache.freshness(1, bounds).stale).toBe(false);
     now += 1;
-    expect(cache.freshness(1, bounds)).toEqual({ stale: true, reason: 'age', ageMs: 30_001, blocksBehind: 0 });
+    expect(cache.freshness(1, bounds)).toEqual({
+      stale: true,
+      reason: 'age',
+      ageMs: 30_001,
+      blocksBehind: 0,
+    });
     cache.put(1, head(101), [pool]);
     expect(cache.freshness(1, bounds)).toEqual({ stale: false, ageMs: 0, blocksBehind: 0 });
   });

@@ -92,7 +92,8 @@ export class BlockFollower {
       );
     }
     // A refresh that left a source out keeps the chain unconfirmed: its age grows until a complete one.
-    if (cache.put(chainId, head, refresh.pools, !this.incomplete)) this.opts.onRefresh?.(head, refresh, relation);
+    if (cache.put(chainId, head, refresh.pools, !this.incomplete))
+      this.opts.onRefresh?.(head, refresh, relation);
     return { refreshed: true, head, relation };
   }
 
