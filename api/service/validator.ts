@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type SchemaObject, type ValidateFunction } from 
 import type { DataValidateFunction } from 'ajv/dist/types';
 import { isAddress } from 'ethers';
 import type { ErrorDetail } from '../../shared/domain/errors';
+import { decimalAbove, fractionDigits, MAX_PRICE, MAX_PRICE_TEXT } from '../../shared/domain/amount-bounds';
 import { ValidationError } from '../../shared/domain/errors';
 
 export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
@@ -11,40 +12,83 @@ export const isNativeAddress = (address: string): boolean => address.toLowerCase
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 
-/** Custom formats: the name is what the schema says, the message what a client reads in `error.details`. */
-const FORMATS: Record<string, { validate: (value: string) => boolean; message: string }> = {
-  // ethers accepts lowercase, uppercase and a correct EIP-55 checksum, and refuses a wrong mixed-case checksum.
-  'evm-address': {
-    validate: (v) => /^0x[0-9a-fA-F]{40}$/.test(v) && isAddress(v),
-    message: 'Must be a valid EVM address',
-  },
-  'erc20-address': {
-    validate: (v) =>
-      /^0x[0-9a-fA-F]{40}$/.test(v) && isAddress(v) && !isNativeAddress(v) && v !== ZERO_ADDRESS,
-    message: 'Must be a valid ERC-20 token address (the native token cannot be sold; use the wrapped token)',
-  },
-  'fee-recipient': {
-    validate: (v) => /^0x[0-9a-fA-F]{40}$/.test(v) && isAddress(v) && v !== ZERO_ADDRESS,
-    message: 'Must be a valid EVM address other than the zero address',
-  },
-  decimal: { validate: (v) => DECIMAL.test(v), message: 'Must be a decimal string such as "10" or "0.5"' },
-  'positive-decimal': {
-    validate: (v) => DECIMAL.test(v) && /[1-9]/.test(v),
-    message: 'Must be a decimal string greater than 0, such as "10" or "0.5"',
-  },
-  'whole-number': {
-    validate: (v) => /^\d+$/.test(v),
-    message: 'Must be a whole number written as a string, such as "30"',
-  },
-  'tx-hash': {
-    validate: (v) => /^0x[0-9a-fA-F]{64}$/.test(v),
-    message: 'Must be a 0x-prefixed 32-byte hex hash',
-  },
-  signature: {
-    validate: (v) => /^0x[0-9a-fA-F]{130}$/.test(v),
-    message: 'Must be a 65-byte hex signature (0x plus 130 hex characters)',
-  },
-};
+/** The largest gas price a limit order may carry, in gwei (stored with the order, never a cap): 1,000,000 gwei. */
+export const MAX_GAS_PRICE_GWEI = 1_000_000n;
+/** gwei has 9 decimals: a finer gas price is not a whole number of wei. */
+const GWEI_DECIMALS = 9;
+
+export const EVM_ADDRESS_MESSAGE = 'Must be a valid EVM address';
+const ERC20_MESSAGE =
+  'Must be a valid ERC-20 token address (the native token cannot be sold; use the wrapped token)';
+const DECIMAL_MESSAGE = 'Must be a decimal string such as "10" or "0.5"';
+const POSITIVE_DECIMAL_MESSAGE = 'Must be a decimal string greater than 0, such as "10" or "0.5"';
+const SIGNER = 'the maker signs its orders, so it must be a wallet';
+
+const isEvmAddress = (v: string): boolean => /^0x[0-9a-fA-F]{40}$/.test(v) && isAddress(v);
+const isZeroAddress = (v: string): boolean => v === ZERO_ADDRESS;
+const isPositiveDecimal = (v: string): boolean => DECIMAL.test(v) && /[1-9]/.test(v);
+
+/**
+ * Custom formats: the name is what the schema says, the message what a client reads in `error.details`. The
+ * message is chosen for the value, so a detail names the rule the value broke (a wrong checksum always reads
+ * `Must be a valid EVM address`, as the spec says, whatever else the field refuses).
+ */
+const FORMATS: Record<string, { validate: (value: string) => boolean; message: (value: string) => string }> =
+  {
+    // ethers accepts lowercase, uppercase and a correct EIP-55 checksum, and refuses a wrong mixed-case checksum.
+    'evm-address': { validate: isEvmAddress, message: () => EVM_ADDRESS_MESSAGE },
+    'erc20-address': {
+      validate: (v) => isEvmAddress(v) && !isNativeAddress(v) && !isZeroAddress(v),
+      message: (v) => (isEvmAddress(v) ? ERC20_MESSAGE : EVM_ADDRESS_MESSAGE),
+    },
+    'fee-recipient': {
+      validate: (v) => isEvmAddress(v) && !isZeroAddress(v),
+      message: (v) => (isEvmAddress(v) ? 'Must not be the zero address' : EVM_ADDRESS_MESSAGE),
+    },
+    // The zero address and the native pseudo-address have no key: an order "signed" by them can never execute.
+    'maker-address': {
+      validate: (v) => isEvmAddress(v) && !isNativeAddress(v) && !isZeroAddress(v),
+      message: (v) =>
+        !isEvmAddress(v)
+          ? EVM_ADDRESS_MESSAGE
+          : isZeroAddress(v)
+            ? `Must not be the zero address (${SIGNER})`
+            : `Must not be the native token pseudo-address (${SIGNER})`,
+    },
+    decimal: { validate: (v) => DECIMAL.test(v), message: () => DECIMAL_MESSAGE },
+    'positive-decimal': { validate: isPositiveDecimal, message: () => POSITIVE_DECIMAL_MESSAGE },
+    // Compared on the integer digits, so no rounding can let 99.999… through as 100 or 100.5 as 100.
+    percent: {
+      validate: (v) => DECIMAL.test(v) && BigInt(v.split('.')[0]!) < 100n,
+      message: (v) => (DECIMAL.test(v) ? 'Must be less than 100' : DECIMAL_MESSAGE),
+    },
+    price: {
+      validate: (v) => isPositiveDecimal(v) && !decimalAbove(v, MAX_PRICE),
+      message: (v) => (isPositiveDecimal(v) ? `Must be at most ${MAX_PRICE_TEXT}` : POSITIVE_DECIMAL_MESSAGE),
+    },
+    gwei: {
+      validate: (v) =>
+        DECIMAL.test(v) && fractionDigits(v) <= GWEI_DECIMALS && !decimalAbove(v, MAX_GAS_PRICE_GWEI),
+      message: (v) =>
+        !DECIMAL.test(v)
+          ? DECIMAL_MESSAGE
+          : fractionDigits(v) > GWEI_DECIMALS
+            ? `Must have at most ${GWEI_DECIMALS} decimal places (1 wei)`
+            : `Must be at most ${MAX_GAS_PRICE_GWEI} (gwei)`,
+    },
+    'whole-number': {
+      validate: (v) => /^\d+$/.test(v),
+      message: () => 'Must be a whole number written as a string, such as "30"',
+    },
+    'tx-hash': {
+      validate: (v) => /^0x[0-9a-fA-F]{64}$/.test(v),
+      message: () => 'Must be a 0x-prefixed 32-byte hex hash',
+    },
+    signature: {
+      validate: (v) => /^0x[0-9a-fA-F]{130}$/.test(v),
+      message: () => 'Must be a 65-byte hex signature (0x plus 130 hex characters)',
+    },
+  };
 
 const ARTICLE: Record<string, string> = { integer: 'an integer', object: 'an object', array: 'an array' };
 
@@ -73,6 +117,13 @@ function tagValues(error: ErrorObject): string[] {
   });
 }
 
+/** A bound as a client reads it: a large power of ten as `10^36`, not JavaScript's `1e+36`. */
+function limitText(limit: unknown): string {
+  const text = String(limit);
+  const power = /^1e\+(\d+)$/.exec(text);
+  return power ? `10^${power[1]}` : text;
+}
+
 function messageOf(error: ErrorObject): string {
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -82,20 +133,23 @@ function messageOf(error: ErrorObject): string {
       const type = String(p.type).split(',')[0];
       return `Must be ${ARTICLE[type] ?? `a ${type}`}`;
     }
-    case 'format':
-      return FORMATS[String(p.format)]?.message ?? 'Has an invalid format';
+    case 'format': {
+      // `verbose` puts the value on the error; a format only ever sees strings.
+      const format = FORMATS[String(p.format)];
+      return format && typeof error.data === 'string' ? format.message(error.data) : 'Has an invalid format';
+    }
     case 'minLength':
       return p.limit === 1 ? 'Must not be empty' : `Must be at least ${String(p.limit)} characters`;
     case 'maxLength':
       return `Must be at most ${String(p.limit)} characters`;
     case 'minimum':
-      return `Must be at least ${String(p.limit)}`;
+      return `Must be at least ${limitText(p.limit)}`;
     case 'maximum':
-      return `Must be at most ${String(p.limit)}`;
+      return `Must be at most ${limitText(p.limit)}`;
     case 'exclusiveMinimum':
-      return `Must be greater than ${String(p.limit)}`;
+      return `Must be greater than ${limitText(p.limit)}`;
     case 'exclusiveMaximum':
-      return `Must be less than ${String(p.limit)}`;
+      return `Must be less than ${limitText(p.limit)}`;
     case 'enum':
       return `Must be one of: ${(p.allowedValues as unknown[]).map(String).join(', ')}`;
     case 'additionalProperties':
@@ -140,7 +194,8 @@ export type Check<T> = (value: unknown) => value is T;
 
 /** One ajv instance for every request schema; the same schemas feed /openapi.json. */
 export class RequestValidator {
-  // `verbose` puts the schema on each error: a discriminator error names the values its tag may take from it.
+  // `verbose` puts the schema and the value on each error: a discriminator error names the values its tag may
+  // take from the schema, a format error picks its message by the value.
   private readonly ajv = new Ajv({
     allErrors: true,
     strict: true,

@@ -10,6 +10,7 @@ import {
 import { newAccountClient, rawRequest, type ApiClient } from '../helpers/api-client';
 import { startApiOn } from '../helpers/api-harness';
 import { describeEachStore } from '../helpers/store-targets';
+import { breaksTradeBounds, tradeBody, type TradeWorld } from '../helpers/trade-bodies';
 
 const RUNS_PER_ROUTE = 150;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -162,6 +163,22 @@ const nearlyValid = {
   ),
 };
 
+/**
+ * Chain 1 of the repo's chains file with its listed tokens: enabled, not tradable here (no contracts), so a body
+ * that passes every check answers 422 NO_ROUTE; test/e2e/trade-input-bounds.test.ts runs the same bodies on a
+ * devnet chain, through routing and calldata building.
+ */
+const CHAIN1_WORLD: TradeWorld = {
+  chainId: 1,
+  otherChainId: 137,
+  tokens: [
+    { address: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', decimals: 18 },
+    { address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6 },
+    { address: '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599', decimals: 8 },
+  ],
+  aggregatorIds: ['uniswap-v2', 'uniswap-v3', 'tas-smart'],
+};
+
 function bodyOf(shaped: fc.Arbitrary<unknown>): fc.Arbitrary<Buffer> {
   const value = fc.oneof(jsonBody, shaped, shaped);
   return fc.oneof(
@@ -241,15 +258,26 @@ describeEachStore('no body makes a 500', (kind) => {
   afterAll(async () => running?.close());
 
   /** The runs must reach every layer: refused at the gateway, by the body checks and by the schema. */
-  function expectCoverage(route: string, mustSee: number[]): void {
+  function expectCoverage(route: string, mustSee: number[], allowed = [200, 400, 401, 403, 404, 409]): void {
     const statuses = [...(seen.get(route) ?? [])];
-    expect(statuses.filter((s) => ![200, 400, 401, 403, 404, 409].includes(s))).toEqual([]);
+    expect(statuses.filter((s) => !allowed.includes(s))).toEqual([]);
     expect(statuses).toEqual(expect.arrayContaining(mustSee));
   }
 
   const seen = new Map<string, Set<number>>();
 
   async function expectNo500(method: string, path: string, bytes: Buffer, m: Mode, type: string | undefined) {
+    await statusWithout500(method, path, bytes, m, type);
+  }
+
+  /** Sends the request, checks the answer is no 500 and in a documented shape, and returns its status. */
+  async function statusWithout500(
+    method: string,
+    path: string,
+    bytes: Buffer,
+    m: Mode,
+    type: string | undefined,
+  ): Promise<number> {
     const headers = headersFor(client.credentials, method, `/api/v1${path}`, bytes, m, type);
     const res = await rawRequest<Record<string, unknown>>(running.baseUrl, method, path, {
       headers,
@@ -267,6 +295,7 @@ describeEachStore('no body makes a 500', (kind) => {
     } else {
       expect(Object.keys(res.body ?? {})).toEqual(['message']);
     }
+    return res.status;
   }
 
   it('POST /accounts', async () => {
@@ -302,5 +331,41 @@ describeEachStore('no body makes a 500', (kind) => {
       { numRuns: RUNS_PER_ROUTE },
     );
     expectCoverage('PATCH /limit-order', [400, 401, 403]);
+  });
+
+  it.each([
+    ['/quotes', false],
+    ['/swap', true],
+  ])('POST %s, with absurd amounts, slippages, fees and addresses', async (path, swap) => {
+    const trade = tradeBody(CHAIN1_WORLD, swap);
+    let refused = 0;
+    // Mostly well-signed JSON, so the bodies reach the schema and the handler's amount checks; those that break
+    // a bound must be refused with 400, not passed on to routing.
+    const request = fc.oneof(
+      { arbitrary: trade.map((body) => ({ signed: true as const, body })), weight: 3 },
+      {
+        arbitrary: fc
+          .tuple(bodyOf(trade), mode, contentType)
+          .map(([bytes, m, type]) => ({ signed: false as const, bytes, m, type })),
+        weight: 1,
+      },
+    );
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        if (!r.signed) {
+          await expectNo500('POST', path, r.bytes, r.m, r.type);
+          return;
+        }
+        const bytes = Buffer.from(canonicalJson(r.body), 'utf8');
+        const status = await statusWithout500('POST', path, bytes, 'signed', 'application/json');
+        if (breaksTradeBounds(CHAIN1_WORLD, r.body)) {
+          refused += 1;
+          expect({ body: r.body, status }).toEqual({ body: r.body, status: 400 });
+        }
+      }),
+      { numRuns: RUNS_PER_ROUTE },
+    );
+    expect(refused).toBeGreaterThanOrEqual(10);
+    expectCoverage(`POST ${path}`, [400, 401, 403, 422], [400, 401, 403, 422]);
   });
 });

@@ -125,7 +125,7 @@ describe('RequestValidator: details', () => {
     ).toEqual([
       { field: 'params.amount', message: 'Must be a decimal string greater than 0, such as "10" or "0.5"' },
       { field: 'params.slippage', message: 'Must be a decimal string such as "10" or "0.5"' },
-      { field: 'fees.feeRecipient', message: 'Must be a valid EVM address other than the zero address' },
+      { field: 'fees.feeRecipient', message: 'Must not be the zero address' },
     ]);
   });
 
@@ -204,7 +204,27 @@ describe('RequestValidator: address formats', () => {
     expect(check('erc20-address', NATIVE_TOKEN_ADDRESS)).toEqual(erc20Error);
     expect(check('erc20-address', NATIVE_UPPER)).toEqual(erc20Error);
     expect(check('erc20-address', ZERO_ADDRESS)).toEqual(erc20Error);
-    expect(check('erc20-address', BAD_CHECKSUM)).toEqual(erc20Error);
+  });
+
+  it.each(['erc20-address', 'fee-recipient', 'maker-address'])(
+    "%s answers a wrong checksum with the spec's `Must be a valid EVM address`",
+    (format) => {
+      expect(check(format, BAD_CHECKSUM)).toEqual(evmError);
+      expect(check(format, '0x1234')).toEqual(evmError);
+    },
+  );
+
+  it('maker-address refuses the zero address and the native pseudo-address in either casing', () => {
+    const signer = 'the maker signs its orders, so it must be a wallet';
+    expect(check('maker-address', ZERO_ADDRESS)).toEqual([
+      { field: 'a', message: `Must not be the zero address (${signer})` },
+    ]);
+    for (const native of [NATIVE_TOKEN_ADDRESS, NATIVE_UPPER, '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE']) {
+      expect(check('maker-address', native)).toEqual([
+        { field: 'a', message: `Must not be the native token pseudo-address (${signer})` },
+      ]);
+    }
+    expect(check('maker-address', CHECKSUMMED)).toEqual([]);
   });
 
   it('erc20-address accepts a token in EIP-55 or lowercase form', () => {
@@ -214,7 +234,7 @@ describe('RequestValidator: address formats', () => {
 
   it('fee-recipient refuses the zero address but accepts any other valid address', () => {
     expect(check('fee-recipient', ZERO_ADDRESS)).toEqual([
-      { field: 'a', message: 'Must be a valid EVM address other than the zero address' },
+      { field: 'a', message: 'Must not be the zero address' },
     ]);
     expect(check('fee-recipient', CHECKSUMMED)).toEqual([]);
   });
@@ -244,7 +264,38 @@ describe('RequestValidator: other formats', () => {
     ['tx-hash', `0x${'ab'.repeat(31)}`, false],
     ['signature', `0x${'1c'.repeat(65)}`, true],
     ['signature', `0x${'1c'.repeat(64)}`, false],
+    ['percent', '0', true],
+    ['percent', '99.9999999999', true],
+    ['percent', '100', false],
+    ['percent', '0100', false],
+    ['price', `1${'0'.repeat(36)}`, true],
+    ['price', `1${'0'.repeat(36)}.000`, true],
+    ['price', `1${'0'.repeat(36)}.1`, false],
+    ['gwei', '0', true],
+    ['gwei', '1000000', true],
+    ['gwei', '0.000000001', true],
+    ['gwei', '0.0000000010', true],
   ])('%s %j valid: %s', (format, value, valid) => {
     expect(check(format, value).length === 0).toBe(valid);
+  });
+
+  it.each([
+    ['percent', '100.5', 'Must be less than 100'],
+    ['percent', '-1', 'Must be a decimal string such as "10" or "0.5"'],
+    ['percent', 'NaN', 'Must be a decimal string such as "10" or "0.5"'],
+    ['price', '0', 'Must be a decimal string greater than 0, such as "10" or "0.5"'],
+    ['price', `1${'0'.repeat(36)}1`, 'Must be at most 10^36'],
+    ['gwei', '1e3', 'Must be a decimal string such as "10" or "0.5"'],
+    ['gwei', '0.0000000001', 'Must have at most 9 decimal places (1 wei)'],
+    ['gwei', '1000000.1', 'Must be at most 1000000 (gwei)'],
+  ])('%s refuses %j naming the rule: %s', (format, value, message) => {
+    expect(check(format, value)).toEqual([{ field: 'a', message }]);
+  });
+
+  it('writes a large power-of-ten bound as 10^k', () => {
+    const schema: SchemaObject = { type: 'object', properties: { a: { type: 'number', maximum: 1e36 } } };
+    expect(validator.check(schema, { a: 1e308 }, 'body')).toEqual([
+      { field: 'a', message: 'Must be at most 10^36' },
+    ]);
   });
 });

@@ -1,8 +1,13 @@
+import { MAX_PRICE, MAX_PRICE_TEXT } from '../../../shared/domain/amount-bounds';
 import type { DcaStrategy } from '../../../shared/domain/dca';
 import type { SchemaObject } from 'ajv';
 import type { ParameterDoc } from '../../service/route-definition';
 
-/** Rules JSON schema cannot say in OpenAPI 3.0 terms (strict lower bounds, cross-field rules) live in strategy-rules. */
+/**
+ * Bounds JSON schema can say in the same words for ajv and OpenAPI 3.0 are here (and so in /openapi.json); strict
+ * bounds (they disagree on `exclusiveMinimum`), those that need the token list and those that compare fields
+ * live in strategy-rules.
+ */
 export const MAX_ITERATIONS = 10_000;
 /** One year: a longer interval is more likely a unit mistake (milliseconds) than a plan. */
 export const MAX_FREQUENCY_SECONDS = 31_536_000;
@@ -10,10 +15,14 @@ export const MAX_SYMBOL_LENGTH = 64;
 const MAX_SAFE_INTEGER = 9007199254740991;
 
 const chainId: SchemaObject = { type: 'integer', minimum: 1, maximum: MAX_SAFE_INTEGER, example: 137 };
+/** As for limit-order prices: no real pair comes near it, and JSON numbers stay far from overflow. */
+export const MAX_DCA_PRICE = Number(MAX_PRICE);
+
 const bound = (side: string): SchemaObject => ({
   type: 'number',
   nullable: true,
-  description: `Optional ${side} price bound, greater than 0, in units of tokenAddressTo per 1 tokenAddressFrom`,
+  maximum: MAX_DCA_PRICE,
+  description: `Optional ${side} price bound in units of tokenAddressTo per 1 tokenAddressFrom, greater than 0 and at most ${MAX_PRICE_TEXT}`,
 });
 const symbol: SchemaObject = { type: 'string', minLength: 1, maxLength: MAX_SYMBOL_LENGTH };
 
@@ -55,8 +64,10 @@ export const createStrategyBody: SchemaObject = {
   properties: {
     accountTo: {
       type: 'string',
-      format: 'evm-address',
-      description: 'Maker wallet, EIP-55 form; stored exactly as sent',
+      format: 'maker-address',
+      description:
+        'Maker wallet, EIP-55 form; stored exactly as sent. Not the zero address or the native pseudo-address: ' +
+        'the maker must be a wallet that can sign',
       example: '0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1',
     },
     chainIdFrom: chainId,
@@ -80,22 +91,31 @@ export const createStrategyBody: SchemaObject = {
     },
     totalAmount: {
       type: 'number',
-      description: 'Whole-strategy budget, greater than 0, in human-readable units of tokenAddressFrom',
+      description:
+        'Whole-strategy budget in human-readable units of tokenAddressFrom, greater than 0; written out in ' +
+        "plain digits (at most 20 fractional) it may not have more fractional digits than the token's " +
+        'decimals, in base units it must be at least `iterations` (every iteration sells at least 1 base unit) ' +
+        'and at most 2^256 − 1',
       example: 100,
     },
     iterations: {
       type: 'integer',
       minimum: 1,
       maximum: MAX_ITERATIONS,
-      description: 'Number of equal orders',
+      description: `Number of equal orders, 1 to ${MAX_ITERATIONS}`,
     },
     frequency: {
       type: 'integer',
       minimum: 1,
       maximum: MAX_FREQUENCY_SECONDS,
-      description: 'Seconds between orders',
+      description: `Seconds between orders, 1 to ${MAX_FREQUENCY_SECONDS} (365 days)`,
     },
-    slippage: { type: 'number', minimum: 0, description: 'Percent, below 100; 0 when absent', example: 0.5 },
+    slippage: {
+      type: 'number',
+      minimum: 0,
+      description: 'Percent, at least 0 and below 100; 0 when absent',
+      example: 0.5,
+    },
     minPrice: bound('lower'),
     maxPrice: bound('upper'),
     status: {
@@ -122,8 +142,14 @@ export const updateStrategyBody: SchemaObject = {
   description: 'At least one of status, minPrice, maxPrice; other fields are ignored',
   properties: {
     status: { type: 'string', enum: ['cancelled'], description: 'Cancels the strategy (irreversible)' },
-    minPrice: { ...bound('lower'), description: 'New lower bound greater than 0, or null to clear it' },
-    maxPrice: { ...bound('upper'), description: 'New upper bound greater than 0, or null to clear it' },
+    minPrice: {
+      ...bound('lower'),
+      description: `New lower bound greater than 0 and at most ${MAX_PRICE_TEXT}, or null to clear it`,
+    },
+    maxPrice: {
+      ...bound('upper'),
+      description: `New upper bound greater than 0 and at most ${MAX_PRICE_TEXT}, or null to clear it`,
+    },
   },
 };
 

@@ -16,7 +16,7 @@ import {
   updateStrategyBody,
   type UpdateStrategyBody,
 } from './dca-schemas';
-import { checkPriceBounds, MIN_ABOVE_MAX } from './strategy-rules';
+import { priceBoundsDetails, MIN_ABOVE_MAX } from './strategy-rules';
 
 /** The change a valid body asks for; a body that asks for nothing is a 400, not a silent no-op. */
 export function strategyChangeOf(body: UpdateStrategyBody): DcaStrategyChange {
@@ -30,11 +30,7 @@ export function strategyChangeOf(body: UpdateStrategyBody): DcaStrategyChange {
       { field: 'body', message: 'Must contain at least one of: status, minPrice, maxPrice' },
     ]);
   }
-  const details = checkPriceBounds(change);
-  const { minPrice, maxPrice } = change;
-  if (typeof minPrice === 'number' && typeof maxPrice === 'number' && maxPrice > 0 && minPrice > maxPrice) {
-    details.push({ field: 'minPrice', message: MIN_ABOVE_MAX });
-  }
+  const details = priceBoundsDetails(change);
   if (details.length) throw new ValidationError(INVALID_BODY, details);
   return change;
 }

@@ -7,7 +7,7 @@ import { defineRoute, type RouteDefinition } from '../../service/route-definitio
 import { INVALID_BODY } from '../../service/validator';
 import type { RouteDeps } from '../index';
 import { limitOrderResponse } from './limit-order-response';
-import { amountDecimalsDetails, expiredDetails, slippageDetails } from './order-field-rules';
+import { expiredDetails, orderAmountDetails } from './order-field-rules';
 import { signingKeyOf } from '../../service/signing-key';
 import { assertReferencePrice } from './reference-price';
 import { createLimitOrderBody, limitOrderSchema } from './schemas';
@@ -15,7 +15,9 @@ import { createLimitOrderBody, limitOrderSchema } from './schemas';
 /** The body once the schema passed; unknown fields may still be present (they are ignored). */
 type CreateLimitOrderBody = LimitOrderInput & Record<string, unknown>;
 
-/** Both tokens must be listed for the chain (their decimals bound the amount) and must differ. */
+const ALL_AMOUNTS: ReadonlySet<string> = new Set(['amount', 'priceTrigger', 'price']);
+
+/** Both tokens must be listed for the chain (their decimals bound the amount and prices) and must differ. */
 async function tokenDetails(tokens: TokensRepository, body: CreateLimitOrderBody): Promise<ErrorDetail[]> {
   const details: ErrorDetail[] = [];
   const listed = `Must be a token listed for chain ${body.chainId} (see GET /tokens)`;
@@ -28,7 +30,7 @@ async function tokenDetails(tokens: TokensRepository, body: CreateLimitOrderBody
   if (body.inTokenAddress.toLowerCase() === body.outTokenAddress.toLowerCase()) {
     details.push({ field: 'outTokenAddress', message: 'Must differ from inTokenAddress' });
   }
-  if (inToken) details.push(...amountDecimalsDetails(body.amount, inToken));
+  details.push(...orderAmountDetails(body, ALL_AMOUNTS, inToken, outToken));
   return details;
 }
 
@@ -74,7 +76,7 @@ export function createLimitOrderRoute(deps: RouteDeps): RouteDefinition {
       const chain = deps.chains.get(body.chainId);
       if (chain) details.push(...(await tokenDetails(deps.store.tokens, body)));
       else details.push({ field: 'chainId', message: `Chain ${body.chainId} is not enabled` });
-      details.push(...expiredDetails(body.expired, now), ...slippageDetails(body.slippage));
+      details.push(...expiredDetails(body.expired, now));
       if (details.length || !chain) throw new ValidationError(INVALID_BODY, details);
 
       await assertReferencePrice(

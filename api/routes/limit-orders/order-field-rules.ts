@@ -1,3 +1,9 @@
+import {
+  fractionDigits,
+  outputAtPrice,
+  toBaseUnits,
+  UINT256_MAX,
+} from '../../../shared/domain/amount-bounds';
 import type { ErrorDetail } from '../../../shared/domain/errors';
 import { LIMIT_ORDER_MUTABLE_FIELDS } from '../../../shared/domain/limit-order';
 
@@ -27,23 +33,66 @@ export function expiredDetails(expired: string, now: number): ErrorDetail[] {
   return problem ? [{ field: 'expired', message: problem }] : [];
 }
 
-/** `slippage` is a percent below 100; compared on the integer digits so no rounding can let 99.999… through as 100. */
-export function slippageDetails(slippage: string): ErrorDetail[] {
-  const integerPart = slippage.split('.')[0];
-  return BigInt(integerPart) >= 100n ? [{ field: 'slippage', message: 'Must be less than 100' }] : [];
+export interface TokenDecimals {
+  symbol: string;
+  decimals: number;
 }
 
-/** The amount must be expressible in the token's base units; trailing zeros do not count. */
-export function amountDecimalsDetails(
-  amount: string,
-  token: { symbol: string; decimals: number },
-): ErrorDetail[] {
-  const fraction = (amount.split('.')[1] ?? '').replace(/0+$/, '');
-  if (fraction.length <= token.decimals) return [];
+const PRICE_FIELDS = ['priceTrigger', 'price'] as const;
+const UINT256_TEXT = '2^256 − 1';
+
+/** `amount` must be whole base units of the sold token (trailing zeros do not count) that a uint256 holds. */
+export function amountDetails(amount: string, token: TokenDecimals): ErrorDetail[] {
+  const { symbol, decimals } = token;
+  if (fractionDigits(amount) > decimals) {
+    return [
+      {
+        field: 'amount',
+        message: `Must have at most ${decimals} decimal places (${symbol} has ${decimals} decimals)`,
+      },
+    ];
+  }
+  if (toBaseUnits(amount, decimals) <= UINT256_MAX) return [];
   return [
     {
       field: 'amount',
-      message: `Must have at most ${token.decimals} decimal places (${token.symbol} has ${token.decimals} decimals)`,
+      message: `Must be at most ${UINT256_TEXT} in base units (amount × 10^${decimals} for ${symbol})`,
     },
   ];
+}
+
+/** The order's amount and prices, as they will be once the request applies. */
+export interface OrderAmounts {
+  amount: string;
+  priceTrigger: string;
+  price: string;
+}
+
+/**
+ * The amount, and the output it buys at each price, must fit the uint256 the keeper encodes them in. A price
+ * that overflows is reported on the price when the request sent it, otherwise on the amount (a PATCH of the
+ * amount alone against the stored prices). Without a listed token there is nothing to check against.
+ */
+export function orderAmountDetails(
+  values: OrderAmounts,
+  sent: ReadonlySet<string>,
+  tokenIn: TokenDecimals | undefined,
+  tokenOut: TokenDecimals | undefined,
+): ErrorDetail[] {
+  if (!tokenIn) return [];
+  const details = sent.has('amount') ? amountDetails(values.amount, tokenIn) : [];
+  if (details.length || !tokenOut) return details;
+  // A stored amount that no longer reads (the token list changed since) leaves nothing to weigh the prices by.
+  if (fractionDigits(values.amount) > tokenIn.decimals) return details;
+  const amountIn = toBaseUnits(values.amount, tokenIn.decimals);
+  for (const field of PRICE_FIELDS) {
+    if (outputAtPrice(amountIn, values[field], tokenIn.decimals, tokenOut.decimals) <= UINT256_MAX) continue;
+    const rule = `amount × ${field} × 10^${tokenOut.decimals} (${tokenOut.symbol} decimals) must be at most ${UINT256_TEXT}`;
+    details.push(
+      sent.has(field)
+        ? { field, message: `Is too large for the amount: ${rule}` }
+        : { field: 'amount', message: `Is too large for the order's ${field}: ${rule}` },
+    );
+  }
+  return details;
 }

@@ -4,51 +4,59 @@ import {
   LIMIT_ORDER_SERVICE_FIELDS,
   LIMIT_ORDER_STATUSES,
 } from '../../../shared/domain/limit-order';
+import { MAX_PRICE_TEXT } from '../../../shared/domain/amount-bounds';
 import type { ParameterDoc } from '../../service/route-definition';
+import { MAX_GAS_PRICE_GWEI } from '../../service/validator';
 
 /** The columns hold 100 characters; a longer decimal string would not fit (and could overflow a double). */
 const DECIMAL_MAX_LENGTH = 100;
 /** The symbol columns hold 64 characters. */
 const SYMBOL_MAX_LENGTH = 64;
 
-const positiveDecimal = (description: string, example: string): SchemaObject => ({
+const decimalString = (format: string, description: string, example: string): SchemaObject => ({
   type: 'string',
-  format: 'positive-decimal',
+  format,
   maxLength: DECIMAL_MAX_LENGTH,
   description,
   example,
 });
+/** The spec gives `gasPrice` and `slippage` a minimum length of 1. */
+const nonEmpty = (schema: SchemaObject): SchemaObject => ({ ...schema, minLength: 1 });
 
-const amount = positiveDecimal(
-  'Human-readable units of `inTokenAddress`, at most as many fractional digits as the token has decimals',
+const amount = decimalString(
+  'positive-decimal',
+  'Human-readable units of `inTokenAddress`, greater than 0, at most as many fractional digits as the token ' +
+    'has decimals, and at most 2^256 − 1 in base units (amount × 10^decimals)',
   '1.5',
 );
-const priceTrigger = positiveDecimal(
-  'Units of `outTokenAddress` per 1 `inTokenAddress`; the order executes at this price or better',
+const priceBounds =
+  `greater than 0 and at most ${MAX_PRICE_TEXT}; amount × price × 10^(decimals of \`outTokenAddress\`) must ` +
+  'not exceed 2^256 − 1';
+const priceTrigger = decimalString(
+  'price',
+  'Units of `outTokenAddress` per 1 `inTokenAddress`; the order executes at this price or better; ' +
+    priceBounds,
   '3500',
 );
-const price = positiveDecimal('Send equal to `priceTrigger`; stored as sent and never synced', '3500');
+const price = decimalString(
+  'price',
+  'Send equal to `priceTrigger`; stored as sent and never synced; ' + priceBounds,
+  '3500',
+);
 const expired = {
   type: 'string',
   description: 'Unix timestamp in milliseconds (13 digits), in the future and at most 365 days ahead',
   example: '1767225600000',
 };
-const gasPrice = {
-  type: 'string',
-  format: 'decimal',
-  minLength: 1,
-  maxLength: DECIMAL_MAX_LENGTH,
-  description: 'Gwei, may be fractional; stored with the order, not a cap',
-  example: '20',
-};
-const slippage = {
-  type: 'string',
-  format: 'decimal',
-  minLength: 1,
-  maxLength: DECIMAL_MAX_LENGTH,
-  description: 'Percent, at least 0 and below 100',
-  example: '0.5',
-};
+const gasPrice = nonEmpty(
+  decimalString(
+    'gwei',
+    `Gwei, at least 0 and at most ${MAX_GAS_PRICE_GWEI}, at most 9 fractional digits (1 wei); stored with the ` +
+      'order, not a cap',
+    '20',
+  ),
+);
+const slippage = nonEmpty(decimalString('percent', 'Percent, at least 0 and below 100', '0.5'));
 
 const serviceFieldsNote = `Fields the service sets (${LIMIT_ORDER_SERVICE_FIELDS.map((f) => `\`${f}\``).join(
   ', ',
@@ -80,8 +88,10 @@ export const createLimitOrderBody: SchemaObject = {
   properties: {
     accountTo: {
       type: 'string',
-      format: 'evm-address',
-      description: 'Maker wallet, stored exactly as sent; send the EIP-55 form',
+      format: 'maker-address',
+      description:
+        'Maker wallet, stored exactly as sent; send the EIP-55 form. Not the zero address or the native ' +
+        'pseudo-address: the maker must be a wallet that can sign',
     },
     chainId: { type: 'integer', description: 'An enabled chain', example: 1 },
     inTokenAddress: {

@@ -4,17 +4,14 @@ import { defineRoute, type RouteDefinition } from '../../service/route-definitio
 import { INVALID_BODY } from '../../service/validator';
 import type { RouteDeps } from '../index';
 import { limitOrderResponse } from './limit-order-response';
-import {
-  amountDecimalsDetails,
-  emptyChangeSetDetails,
-  expiredDetails,
-  slippageDetails,
-} from './order-field-rules';
+import { emptyChangeSetDetails, expiredDetails, orderAmountDetails } from './order-field-rules';
 import { LIMIT_ORDER_NOT_FOUND, orderFromWrite } from './pending-write';
 import { signingKeyOf } from '../../service/signing-key';
 import { limitOrderIdParameter, limitOrderSchema, updateLimitOrderBody } from './schemas';
 
 type UpdateLimitOrderBody = LimitOrderChanges & Record<string, unknown>;
+
+const AMOUNT_FIELDS = ['amount', 'priceTrigger', 'price'] as const;
 
 function changesOf(body: UpdateLimitOrderBody): LimitOrderChanges {
   const { priceTrigger, price, amount, expired, slippage, gasPrice } = body;
@@ -42,16 +39,25 @@ export function updateLimitOrderRoute(deps: RouteDeps): RouteDefinition {
       const now = deps.now();
       const details = emptyChangeSetDetails(body);
       if (body.expired !== undefined) details.push(...expiredDetails(body.expired, now));
-      if (body.slippage !== undefined) details.push(...slippageDetails(body.slippage));
       if (details.length) throw new ValidationError(INVALID_BODY, details);
 
-      if (body.amount !== undefined) {
-        // The amount's precision depends on the order's token, so this check needs the order itself.
+      const sent = new Set(AMOUNT_FIELDS.filter((field) => body[field] !== undefined));
+      if (sent.size) {
+        // The bounds of the amount and prices depend on the order's tokens and on the values not sent, so these
+        // checks need the order itself. A token dropped from the list since creation leaves nothing to check
+        // against (the keeper fails what it cannot read).
         const order = await deps.store.limitOrders.findForKey(apiKey, params.id);
         if (!order) throw new NotFoundError(LIMIT_ORDER_NOT_FOUND);
-        // A token dropped from the list since creation leaves nothing to check against; the keeper rejects dust.
-        const token = await deps.store.tokens.find(order.chainId, order.inTokenAddress);
-        const amountDetails = token ? amountDecimalsDetails(body.amount, token) : [];
+        const [tokenIn, tokenOut] = await Promise.all([
+          deps.store.tokens.find(order.chainId, order.inTokenAddress),
+          deps.store.tokens.find(order.chainId, order.outTokenAddress),
+        ]);
+        const values = {
+          amount: body.amount ?? order.amount,
+          priceTrigger: body.priceTrigger ?? order.priceTrigger,
+          price: body.price ?? order.price,
+        };
+        const amountDetails = orderAmountDetails(values, sent, tokenIn, tokenOut);
         if (amountDetails.length) throw new ValidationError(INVALID_BODY, amountDetails);
       }
 

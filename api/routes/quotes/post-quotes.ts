@@ -8,6 +8,7 @@ import { dataFeeTransaction, scaledGas } from './data-fee-transaction';
 import { assertFreshMarket } from './fresh-market-state';
 import { GWEI, noRoute, resolveSingleChainTrade, type TradeDeps } from './single-chain-trade';
 import { singleChainQuote, type SingleChainQuote } from './quote-response';
+import { checkCrossChainAmount } from './trade-amount';
 import type { QuoteRequest, SingleChainQuoteParams } from './schemas';
 
 /** 15 bps: the spec's default protocol fee (PROTOCOL_FEE_PIPS). */
@@ -82,14 +83,17 @@ async function quoteSingleChain(
 
 /**
  * POST /quotes, served from its documented definition. Single-chain only for now: a valid cross-chain body
- * answers 422 NO_ROUTE until cross-chain providers exist. Every route of the api is signed by an API account,
+ * (amount within its token's bounds) answers 422 NO_ROUTE until cross-chain providers exist. Every route of the api is signed by an API account,
  * so `fees` always applies.
  */
 export function quotesRoute(deps: QuotesDeps): RouteDefinition {
   return defineRoute<QuoteRequest>({
     ...quotesEndpoint,
     async handle({ body, log }) {
-      if (body.mode !== 'single-chain') throw noRoute();
+      if (body.mode !== 'single-chain') {
+        await checkCrossChainAmount(deps, body.params);
+        throw noRoute();
+      }
       try {
         const quote = await quoteSingleChain(deps, body.params, body.fees?.feeBps ?? 0);
         return { mode: 'single-chain', quote };

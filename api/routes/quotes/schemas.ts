@@ -31,18 +31,25 @@ export const walletAddressSchema: SchemaObject = {
   description: 'The wallet that will send the transaction; the calldata is bound to it',
 };
 
+/** As for limit orders: an amount or slippage string longer than this is never meaningful. */
+const DECIMAL_MAX_LENGTH = 100;
+
 export const amountSchema: SchemaObject = {
   type: 'string',
   format: 'positive-decimal',
+  maxLength: DECIMAL_MAX_LENGTH,
   description:
-    'Decimal string in human-readable units of the input token (`10` = 10 tokens), never base units',
+    'Decimal string in human-readable units of the input token (`10` = 10 tokens), never base units; greater ' +
+    'than 0, at most as many fractional digits as the token has decimals, and at most 2^256 − 1 in base units ' +
+    '(amount × 10^decimals)',
   example: '10',
 };
 
 export const slippageSchema: SchemaObject = {
   type: 'string',
-  format: 'decimal',
-  description: 'Decimal string, percent (`0.5` = 0.5%)',
+  format: 'percent',
+  maxLength: DECIMAL_MAX_LENGTH,
+  description: 'Decimal string, percent (`0.5` = 0.5%), at least 0 and below 100',
   example: '0.5',
 };
 
@@ -70,7 +77,9 @@ export const feesSchema: SchemaObject = {
     feeRecipient: {
       type: 'string',
       format: 'fee-recipient',
-      description: 'Receives the fee; not the zero address',
+      description:
+        'Receives the fee; a wrong EIP-55 checksum is `Must be a valid EVM address`, the zero address ' +
+        '`Must not be the zero address`',
     },
   },
 };

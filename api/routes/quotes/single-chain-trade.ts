@@ -1,9 +1,8 @@
-import { parseUnits } from 'ethers';
 import type { ChainRegistry } from '../../../shared/chain/chain-registry';
 import { ServiceError, ValidationError } from '../../../shared/domain/errors';
 import type { QuoteEngine } from '../../../shared/routing/quote-engine';
 import type { TokenRecord, TokensRepository } from '../../../shared/store/repositories/tokens-repository';
-import { INVALID_BODY } from '../../service/validator';
+import { tradeAmountIn } from './trade-amount';
 
 export const NO_ROUTE_MESSAGE = 'No route found for this pair and amount';
 export const GWEI = 10n ** 9n;
@@ -25,23 +24,10 @@ export interface SingleChainTrade {
   amountIn: bigint;
 }
 
-/** `amount` in base units, exactly; a fraction finer than the token's decimals is a 400 on the field. */
-function baseUnits(amount: string, token: { symbol: string; decimals: number }): bigint {
-  try {
-    return parseUnits(amount, token.decimals);
-  } catch {
-    throw new ValidationError(INVALID_BODY, [
-      {
-        field: 'params.amount',
-        message: `Must have at most ${token.decimals} decimal places (${token.symbol} has ${token.decimals} decimals)`,
-      },
-    ]);
-  }
-}
-
 /**
  * The checks a single-chain quote and swap share, in the same order so both answer a bad request alike: the
- * chain is enabled (400), tradable and both tokens listed (422 NO_ROUTE), the amount exact and positive (400).
+ * chain is enabled (400); the amount exact, positive and within a uint256 when the input token is listed (400,
+ * the request's own fault whatever the chain can route); the chain tradable and both tokens listed (422 NO_ROUTE).
  */
 export async function resolveSingleChainTrade(
   deps: TradeDeps,
@@ -53,18 +39,15 @@ export async function resolveSingleChainTrade(
       { field: 'params.chainId', message: `Chain ${chainId} is not enabled` },
     ]);
   }
-  const engine = deps.engine;
-  // An enabled chain without contracts is listed but not tradable: nothing can route on it.
-  if (!engine?.isQuotable(chainId)) throw noRoute();
   const [tokenIn, tokenOut] = await Promise.all([
     deps.tokens.find(chainId, params.inTokenAddress),
     deps.tokens.find(chainId, params.outTokenAddress),
   ]);
+  const amountIn = tokenIn ? tradeAmountIn(params.amount, tokenIn) : 0n;
+  const engine = deps.engine;
+  // An enabled chain without contracts is listed but not tradable: nothing can route on it.
+  if (!engine?.isQuotable(chainId)) throw noRoute();
   // A token GET /tokens does not list is a pair no source routes.
   if (!tokenIn || !tokenOut) throw noRoute();
-  const amountIn = baseUnits(params.amount, tokenIn);
-  if (amountIn === 0n) {
-    throw new ValidationError(INVALID_BODY, [{ field: 'params.amount', message: 'Must be greater than 0' }]);
-  }
   return { engine, tokenIn, tokenOut, amountIn };
 }

@@ -13,6 +13,7 @@ import { INVALID_BODY } from '../../service/validator';
 import { assertFreshMarket } from '../quotes/fresh-market-state';
 import { GWEI, noRoute, resolveSingleChainTrade, type TradeDeps } from '../quotes/single-chain-trade';
 import type { Fees } from '../quotes/schemas';
+import { checkCrossChainAmount } from '../quotes/trade-amount';
 import type { SingleChainSwapParams, SwapRequest } from './schemas';
 
 /** Calldata expires on-chain this long after it is built (the spec's 5 minutes). */
@@ -141,7 +142,10 @@ export function swapRoute(deps: SwapDeps & { now: () => number }): RouteDefiniti
   return defineRoute<SwapRequest>({
     ...swapEndpoint,
     async handle({ body, log }) {
-      if (body.mode !== 'single-chain') throw noRoute();
+      if (body.mode !== 'single-chain') {
+        await checkCrossChainAmount(deps, body.params);
+        throw noRoute();
+      }
       try {
         const swap = await swapSingleChain(deps, body.params, body.fees, deps.now());
         return { mode: 'single-chain', swap };
