@@ -29,7 +29,7 @@ export interface AppDeps {
 
 /**
  * The middleware order is the contract: the gateway (request id, metrics, bare errors, timeout) wraps the
- * service (enveloped errors, routes with their per-route auth, rate limit and body limit, then the 404).
+ * service (enveloped errors, routes with their per-route rate limits, auth and body limit, then the 404).
  */
 export function createApp(deps: AppDeps): Koa<ApiState> {
   const app = new Koa<ApiState>({ proxy: false });

@@ -16,8 +16,7 @@ import { readiness, registerChainFreshnessGauges } from '../shared/metrics/chain
 import { createApp } from './app';
 import { AccountAuthenticator } from './gateway/account-authenticator';
 import { loadMasterKey } from './gateway/master-key';
-import { NonceLedger } from './gateway/nonce-ledger';
-import { RateLimiter } from './gateway/rate-limiter';
+import { openGatewayLimits } from './gateway/gateway-limits';
 import { SecretBox } from './gateway/secret-box';
 import { ApiMetrics } from './metrics';
 import { serviceRoutes } from './routes';
@@ -80,17 +79,13 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
   const metrics = new ApiMetrics();
   const secretBox = new SecretBox(loadMasterKey(config));
   const validator = new RequestValidator();
-  const authenticator = new AccountAuthenticator(
-    store.accounts,
-    new NonceLedger(store.nonces),
+  const limits = await openGatewayLimits(config, store, log, metrics);
+  const authenticator = new AccountAuthenticator({
+    accounts: store.accounts,
+    nonces: limits.nonces,
     secretBox,
-    config.accountCacheTtlMs,
-  );
-  const rateLimiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst);
-  const authFailureLimiter = new RateLimiter(
-    config.authFailureLimit.perSecond,
-    config.authFailureLimit.burst,
-  );
+    cacheTtlMs: config.accountCacheTtlMs,
+  });
   // Reads answered inside a request: a hung node must give up well before the gateway's timeout.
   const rpcMetrics = new RpcMetrics(metrics.registry, 'tas_api_');
   const chainClients = new ChainClients(chains, {
@@ -144,8 +139,8 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     log,
     metrics,
     authenticator,
-    rateLimiter,
-    authFailureLimiter,
+    rateLimiter: limits.rateLimiter,
+    authFailureLimiter: limits.authFailureLimiter,
     validator,
     routes,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -154,8 +149,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
   });
 
   const housekeeping = setInterval(() => {
-    rateLimiter.prune();
-    authFailureLimiter.prune();
+    limits.prune();
     store.nonces.purgeExpired(Date.now()).catch((err: unknown) => log.warn({ err }, 'nonce purge failed'));
   }, NONCE_PURGE_INTERVAL_MS);
   housekeeping.unref();
@@ -191,6 +185,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
       chainClients.close();
       sourceClients.close();
       swapClients.close();
+      limits.close();
       if (!options.store) await store.close();
     },
   };

@@ -27,6 +27,11 @@ export class ApiMetrics {
     help: 'Requests answered 429 by the gateway',
     registers: [this.registry],
   });
+  readonly rateLimitFallbacks = new Counter({
+    name: 'tas_api_rate_limit_fallbacks_total',
+    help: 'Rate-limit checks answered by in-process buckets because Redis did not answer',
+    registers: [this.registry],
+  });
   readonly unhandledErrors = new Counter({
     name: 'tas_api_unhandled_errors_total',
     help: 'Errors that reached the catch-all handler (answered 500)',

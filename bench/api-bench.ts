@@ -1,6 +1,7 @@
 /**
  * `npm run bench:api`: a bare Koa server and our api in the same run, 50 connections for BENCH_SECONDS
- * (default 10) per scenario, on SQLite and on MySQL; prints req/s, p50/p99 and the ratio to bare Koa.
+ * (default 10) per scenario, on SQLite, on MySQL and on MySQL with Redis (shared rate limits and nonces); prints
+ * req/s, p50/p99 and the ratio to bare Koa.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { signRequest, type Credentials } from '../shared/signing/request-signature';
 import { mysqlReachable, mysqlServerUrl } from '../test/helpers/mysql-probe';
+import { redisReachable, redisServerUrl } from '../test/helpers/redis-probe';
 import { limitOrderBody } from './bench-requests';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -90,13 +92,19 @@ async function main(): Promise<void> {
   bare.child.kill();
 
   const mysqlUrl = mysqlServerUrl();
-  const stores = ['sqlite'];
+  const redisUrl = redisServerUrl();
+  const setups: Array<{ name: string; args: string[] }> = [{ name: 'sqlite', args: ['sqlite', mysqlUrl] }];
   const problem = await mysqlReachable(mysqlUrl);
   if (problem) console.warn(`MySQL unreachable (${problem}); MySQL rows left out`);
-  else stores.push('mysql');
+  else {
+    setups.push({ name: 'mysql', args: ['mysql', mysqlUrl] });
+    const redisProblem = await redisReachable(redisUrl);
+    if (redisProblem) console.warn(`Redis unreachable (${redisProblem}); MySQL+Redis rows left out`);
+    else setups.push({ name: 'mysql+redis', args: ['mysql', mysqlUrl, redisUrl] });
+  }
 
-  for (const store of stores) {
-    const server = await startServer(['api', store, mysqlUrl]);
+  for (const { name: store, args } of setups) {
+    const server = await startServer(['api', ...args]);
     const info = server.info;
     const origin = new URL(info.baseUrl).origin;
     results.push(await load(`${store}: signed GET /chains`, origin, signed(info, 'GET', '/chains')));

@@ -1,7 +1,8 @@
 /**
  * A server for the api benchmark, in its own process so the load generator does not share its event loop.
  * `bare`: a bare Koa app answering the same paths with a fixed body. `api`: our api on a fresh store
- * (SQLite in a temp folder, or a fresh MySQL database), with an account, a reference price and one order.
+ * (SQLite in a temp folder, or a fresh MySQL database), with Redis when given a URL, with an account, a reference
+ * price and one order.
  * Prints one JSON line with what the load generator needs, then serves until killed.
  */
 import { mkdtempSync } from 'node:fs';
@@ -48,11 +49,13 @@ async function mysqlDatabase(serverUrl: string): Promise<string> {
   return url.toString();
 }
 
-async function serveApi(store: string, mysqlUrl: string): Promise<void> {
+async function serveApi(store: string, mysqlUrl: string, redisUrl: string): Promise<void> {
   const config = loadConfig({
     ...process.env,
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tas-bench-')),
     DATABASE_URL: store === 'mysql' ? await mysqlDatabase(mysqlUrl) : '',
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: `tas-bench:${process.pid}:`,
     PORT: '0',
     ADMIN_PORT: '0',
     LOG_LEVEL: 'silent',
@@ -97,8 +100,9 @@ async function serveApi(store: string, mysqlUrl: string): Promise<void> {
   console.log(JSON.stringify({ baseUrl, credentials, orderId: orderBody.data.id }));
 }
 
-const [mode, store = 'sqlite', mysqlUrl = 'mysql://root@127.0.0.1:3306/'] = process.argv.slice(2);
-(mode === 'bare' ? serveBare() : serveApi(store, mysqlUrl)).catch((err: Error) => {
+const [mode, store = 'sqlite', mysqlUrl = 'mysql://root@127.0.0.1:3306/', redisUrl = ''] =
+  process.argv.slice(2);
+(mode === 'bare' ? serveBare() : serveApi(store, mysqlUrl, redisUrl)).catch((err: Error) => {
   console.error(err.message);
   process.exit(1);
 });

@@ -22,7 +22,7 @@ export function authenticate(
   return async (ctx, next) => {
     // Each refused attempt may have cost a scrypt hash: an IP that keeps failing waits before it may try again.
     const failureKey = `auth-failures:${ctx.ip}`;
-    const wait = failures.exhausted(failureKey);
+    const wait = await failures.exhausted(failureKey);
     if (wait > 0) {
       metrics.rateLimited.inc();
       throw tooManyRequests(wait);
@@ -43,16 +43,16 @@ export function authenticate(
         { method: ctx.method, path: ctx.path, rawQuery: ctx.querystring },
       );
     } catch (err) {
-      // Verification temporarily unavailable (store down): the spec answers it as any other 403.
+      // Verification temporarily unavailable (store or Redis down): the spec answers it as any other 403.
       ctx.state.log.error({ err }, 'authentication could not be verified');
       metrics.authFailures.inc({ reason: 'unavailable' });
-      failures.take(failureKey);
+      await failures.take(failureKey);
       throw forbidden();
     }
     if (!result.ok) {
       metrics.authFailures.inc({ reason: result.reason });
       ctx.state.log.debug({ reason: result.reason }, 'authentication refused');
-      failures.take(failureKey);
+      await failures.take(failureKey);
       throw forbidden();
     }
     ctx.state.auth = result.context;

@@ -6,12 +6,18 @@ interface Waiting {
   reject(err: unknown): void;
 }
 
+/** Where a request's nonce is spent: true when it was unused within its window, false for a replay. */
+export interface NonceLedger {
+  use(use: NonceUse): Promise<boolean>;
+}
+
 /**
- * Gathers the nonces of the requests that arrive in one turn of the event loop and records them in one batch:
- * under load the store sees one write per batch instead of one per request. A request is still answered only
+ * Nonces in the store of record (no Redis). Gathers the nonces of the requests that arrive in one turn of the
+ * event loop and records them in one batch: under load the store sees one write per batch instead of one per
+ * request. A request is still answered only
  * after its nonce is durably recorded, so a replay to any api process on the same store is refused.
  */
-export class NonceLedger {
+export class StoreNonceLedger implements NonceLedger {
   private queue: Waiting[] = [];
   private scheduled = false;
 

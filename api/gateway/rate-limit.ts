@@ -1,18 +1,37 @@
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { ApiMetrics } from '../metrics';
 import type { ApiState } from '../service/api-state';
 import { tooManyRequests } from './gateway-error';
 import type { RateLimiter } from './rate-limiter';
 
-/** 429 with Retry-After once a client exceeds its budget: per API key after authentication, per IP before it. */
-export function rateLimit(limiter: RateLimiter, metrics: ApiMetrics): Middleware<ApiState> {
+/** 429 with Retry-After once a client has spent its budget. */
+function limitBy(
+  limiter: RateLimiter,
+  metrics: ApiMetrics,
+  clientOf: (ctx: ParameterizedContext<ApiState>) => string,
+): Middleware<ApiState> {
   return async (ctx, next) => {
-    const key = ctx.state.auth ? `key:${ctx.state.auth.apiKey}` : `ip:${ctx.ip}`;
-    const retryAfter = limiter.take(key);
+    const retryAfter = await limiter.take(clientOf(ctx));
     if (retryAfter > 0) {
       metrics.rateLimited.inc();
       throw tooManyRequests(retryAfter);
     }
     await next();
   };
+}
+
+/** Per client IP, on every route and before authentication: refused or not, each request costs its IP a token. */
+export function limitPerIp(limiter: RateLimiter, metrics: ApiMetrics): Middleware<ApiState> {
+  return limitBy(limiter, metrics, (ctx) => `ip:${ctx.ip}`);
+}
+
+/**
+ * Per API key, after authentication: only a request the key really signed spends its budget, so nobody can use
+ * up another key's budget by sending its key id.
+ */
+export function limitPerKey(limiter: RateLimiter, metrics: ApiMetrics): Middleware<ApiState> {
+  return limitBy(limiter, metrics, (ctx) => {
+    if (!ctx.state.auth) throw new Error('the per-key rate limit runs after authentication');
+    return `key:${ctx.state.auth.apiKey}`;
+  });
 }

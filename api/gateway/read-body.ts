@@ -3,11 +3,20 @@ import getRawBody from 'raw-body';
 import type { ApiState } from '../service/api-state';
 import { GatewayError, payloadTooLarge } from './gateway-error';
 
+const EMPTY = Buffer.alloc(0);
+
 /** Reads the raw body once, refusing more than `limitBytes` with the gateway's bare 413. */
 export function readBody(limitBytes: number): Middleware<ApiState> {
   return async (ctx, next) => {
-    const declared = Number(ctx.request.headers['content-length'] ?? '0');
+    const headers = ctx.request.headers;
+    const declared = Number(headers['content-length'] ?? '0');
     if (declared > limitBytes) throw payloadTooLarge();
+    // Without a length or a chunked encoding an HTTP/1.1 request has no body: most GETs skip the stream reader.
+    if (declared === 0 && headers['transfer-encoding'] === undefined) {
+      ctx.state.rawBody = EMPTY;
+      await next();
+      return;
+    }
     try {
       ctx.state.rawBody = await getRawBody(ctx.req, { limit: limitBytes });
     } catch (err) {

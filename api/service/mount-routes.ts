@@ -3,7 +3,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import { NotFoundError } from '../../shared/domain/errors';
 import type { AccountAuthenticator } from '../gateway/account-authenticator';
 import { authenticate } from '../gateway/authenticate';
-import { rateLimit } from '../gateway/rate-limit';
+import { limitPerIp, limitPerKey } from '../gateway/rate-limit';
 import type { RateLimiter } from '../gateway/rate-limiter';
 import { readBody } from '../gateway/read-body';
 import type { ApiMetrics } from '../metrics';
@@ -86,11 +86,15 @@ function serve(
   }
 }
 
-/** One router for every served route: gateway checks per route (auth, rate limit, body limit), then the handler. */
+/**
+ * One router for every served route: gateway checks per route (IP rate limit, then on signed routes authentication
+ * and the key's rate limit, then the body limit), then the handler.
+ */
 export function mountRoutes(routes: RouteDefinition[], deps: MountDeps): Middleware<ApiState>[] {
   const router = new Router<ApiState>({ prefix: BASE_PATH, sensitive: true, strict: true });
   const auth = authenticate(deps.authenticator, deps.metrics, deps.authFailureLimiter);
-  const limit = rateLimit(deps.rateLimiter, deps.metrics);
+  const perIp = limitPerIp(deps.rateLimiter, deps.metrics);
+  const perKey = limitPerKey(deps.rateLimiter, deps.metrics);
   const body = readBody(deps.bodyLimitBytes);
   for (const route of routes) {
     const template = `${BASE_PATH}${route.path}`;
@@ -98,7 +102,9 @@ export function mountRoutes(routes: RouteDefinition[], deps: MountDeps): Middlew
       ctx.state.routeTemplate = template;
       await next();
     };
-    const chain = route.auth === 'signed' ? [tag, auth, limit, body] : [tag, limit, body];
+    // The IP's budget before authentication, so a flood of bad signatures costs no more than any flood; the key's
+    // after it, so only requests the key really signed spend its budget.
+    const chain = route.auth === 'signed' ? [tag, perIp, auth, perKey, body] : [tag, perIp, body];
     router.register(
       route.path,
       [route.method],

@@ -103,6 +103,8 @@ export interface AppConfig {
   protocolFeePips: number;
   /** redis://… shared by every api process for rate-limit counters and nonce replay records; empty: per process. */
   redisUrl: string;
+  /** Prefix of every Redis key of this deployment, so deployments (and test runs) sharing a Redis never meet. */
+  redisKeyPrefix: string;
   /** Default staleness bounds of every chain (a chain entry may set its own). */
   staleness: StalenessConfig;
   /** List calls (unpaginated) one API key may have running at once in an api process; more wait their turn. */
@@ -229,6 +231,7 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     'accountCacheTtlMs',
     'protocolFeePips',
     'redisUrl',
+    'redisKeyPrefix',
     'staleness',
     'listConcurrencyPerKey',
     'logLevel',
@@ -250,6 +253,7 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     accountCacheTtlMs: { type: 'integer', minimum: 0, maximum: 60000 },
     protocolFeePips: { type: 'integer', minimum: 0, maximum: 10000 },
     redisUrl: { type: 'string', pattern: '^$|^rediss?://' },
+    redisKeyPrefix: { type: 'string', pattern: '^[!-~]{0,100}$' },
     staleness: {
       type: 'object',
       additionalProperties: false,

@@ -21,6 +21,7 @@ export const ENV_DEFAULTS = {
   ACCOUNT_CACHE_TTL_MS: '2000',
   PROTOCOL_FEE_PIPS: '1500',
   REDIS_URL: '',
+  REDIS_KEY_PREFIX: 'tas:',
   STALE_AFTER_SECONDS: '30',
   STALE_AFTER_BLOCKS: '20',
   LIST_CONCURRENCY_PER_KEY: '2',
@@ -122,6 +123,7 @@ export function loadConfig(
     accountCacheTtlMs: toNumber(get('ACCOUNT_CACHE_TTL_MS')),
     protocolFeePips: toNumber(get('PROTOCOL_FEE_PIPS')),
     redisUrl: get('REDIS_URL'),
+    redisKeyPrefix: get('REDIS_KEY_PREFIX'),
     staleness: {
       afterSeconds: toNumber(get('STALE_AFTER_SECONDS')),
       afterBlocks: toNumber(get('STALE_AFTER_BLOCKS')),

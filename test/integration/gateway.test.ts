@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AccountAuthenticator, NONCE_TTL_MS } from '../../api/gateway/account-authenticator';
-import { NonceLedger } from '../../api/gateway/nonce-ledger';
+import { StoreNonceLedger } from '../../api/gateway/nonce-ledger';
 import { loadMasterKey, MASTER_KEY_FILE } from '../../api/gateway/master-key';
 import { SecretBox } from '../../api/gateway/secret-box';
 import { buildApi, type ApiInstance } from '../../api/build-api';
@@ -30,6 +30,7 @@ import {
   type Envelope,
 } from '../helpers/api-client';
 import { startApi, startApiOn, testConfig, type RunningApi } from '../helpers/api-harness';
+import { requestFrom } from '../helpers/request-from';
 import { describeEachStore } from '../helpers/store-targets';
 
 const UNAUTHORIZED = '{"message":"Unauthorized"}';
@@ -719,79 +720,74 @@ describeEachStore('gateway', (kind) => {
     });
   });
 
-  describe('the timestamp window, to the second (authenticator on the real store, fixed clock)', () => {
-    it('accepts exactly 300 s either way and refuses 301 s', async () => {
-      const second = Math.floor(Date.now() / 1000);
-      const box = new SecretBox(loadMasterKey(running.config));
-      const authenticator = new AccountAuthenticator(
-        running.store.accounts,
-        new NonceLedger(running.store.nonces),
-        box,
-        0,
-        () => second * 1000,
-      );
-      const attempt = async (offset: number) => {
-        const h = signParts(client.credentials, {
-          method: 'GET',
-          path: '/api/v1/chains',
-          bodyHash: EMPTY_BODY_HASH,
-          timestamp: String(second + offset),
-        });
-        const result = await authenticator.authenticate(
-          {
-            apiKey: h['x-api-key-id'],
-            valueInfo: h['x-value-info'],
-            passphrase: h['x-passphrase'],
-            signature: h['x-signature'],
-          },
-          { method: 'GET', path: '/api/v1/chains', rawQuery: '' },
-        );
-        return result.ok ? 'ok' : result.reason;
-      };
-      expect(await Promise.all([-301, -300, 0, 300, 301].map(attempt))).toEqual([
-        'timestamp',
-        'ok',
-        'ok',
-        'ok',
-        'timestamp',
-      ]);
+  /** Runs one signed GET /chains through an authenticator directly; its reason when refused. */
+  const authenticateDirectly = async (authenticator: AccountAuthenticator, h: Record<string, string>) => {
+    const result = await authenticator.authenticate(
+      {
+        apiKey: h['x-api-key-id'],
+        valueInfo: h['x-value-info'],
+        passphrase: h['x-passphrase'],
+        signature: h['x-signature'],
+      },
+      { method: 'GET', path: '/api/v1/chains', rawQuery: '' },
+    );
+    return result.ok ? 'ok' : result.reason;
+  };
+  const authenticatorAt = (clock: () => number) =>
+    new AccountAuthenticator({
+      accounts: running.store.accounts,
+      nonces: new StoreNonceLedger(running.store.nonces, clock),
+      secretBox: new SecretBox(loadMasterKey(running.config)),
+      cacheTtlMs: 0,
+      now: clock,
     });
+  const signedAt = (timestamp: number) =>
+    signParts(client.credentials, {
+      method: 'GET',
+      path: '/api/v1/chains',
+      bodyHash: EMPTY_BODY_HASH,
+      timestamp: String(timestamp),
+    });
+
+  describe('the timestamp window, in whole seconds (authenticator on the real store, fixed clock)', () => {
+    it.each([0, 1, 500, 999])(
+      'accepts exactly 300 s either way and refuses 301 s, the server clock %i ms into its second',
+      async (ms) => {
+        const second = Math.floor(Date.now() / 1000);
+        const authenticator = authenticatorAt(() => second * 1000 + ms);
+        const outcomes = [];
+        for (const offset of [-301, -300, 0, 300, 301]) {
+          outcomes.push(await authenticateDirectly(authenticator, signedAt(second + offset)));
+        }
+        expect(outcomes).toEqual(['timestamp', 'ok', 'ok', 'ok', 'timestamp']);
+      },
+    );
   });
 
   describe('nonce memory covers the whole timestamp window (authenticator on the real store, moving clock)', () => {
     it('refuses a replay of a request signed ahead of the server clock after a plain 5-minute record would expire', async () => {
       let clock = Math.floor(Date.now() / 1000) * 1000;
-      const authenticator = new AccountAuthenticator(
-        running.store.accounts,
-        new NonceLedger(running.store.nonces, () => clock),
-        new SecretBox(loadMasterKey(running.config)),
-        0,
-        () => clock,
-      );
-      const h = signParts(client.credentials, {
-        method: 'GET',
-        path: '/api/v1/chains',
-        bodyHash: EMPTY_BODY_HASH,
-        timestamp: String(clock / 1000 + 290),
-      });
-      const attempt = async () => {
-        const result = await authenticator.authenticate(
-          {
-            apiKey: h['x-api-key-id'],
-            valueInfo: h['x-value-info'],
-            passphrase: h['x-passphrase'],
-            signature: h['x-signature'],
-          },
-          { method: 'GET', path: '/api/v1/chains', rawQuery: '' },
-        );
-        return result.ok ? 'ok' : result.reason;
-      };
-      expect(await attempt()).toBe('ok');
+      const authenticator = authenticatorAt(() => clock);
+      const h = signedAt(clock / 1000 + 290);
+      expect(await authenticateDirectly(authenticator, h)).toBe('ok');
       // 301 s later the timestamp is still only 11 s off, so only the nonce record can refuse the replay.
       clock += 301_000;
-      expect(await attempt()).toBe('replay');
+      expect(await authenticateDirectly(authenticator, h)).toBe('replay');
       clock += 290_000;
-      expect(await attempt()).toBe('timestamp');
+      expect(await authenticateDirectly(authenticator, h)).toBe('timestamp');
+    });
+
+    it('refuses a replay in the last millisecond of the window of a request signed 300 s ahead', async () => {
+      const second = Math.floor(Date.now() / 1000);
+      let clock = second * 1000;
+      const authenticator = authenticatorAt(() => clock);
+      const h = signedAt(second + 300);
+      expect(await authenticateDirectly(authenticator, h)).toBe('ok');
+      // The timestamp passes until the server's second is 300 past it, i.e. to its last millisecond.
+      clock = (second + 600) * 1000 + 999;
+      expect(await authenticateDirectly(authenticator, h)).toBe('replay');
+      clock += 1;
+      expect(await authenticateDirectly(authenticator, h)).toBe('timestamp');
     });
 
     it('accepts exactly one of identical requests sent at once (one batch)', async () => {
@@ -947,40 +943,60 @@ describeEachStore('gateway', (kind) => {
     });
     afterAll(async () => limited?.close());
 
+    // Each client IP has a budget of its own (before authentication) besides each key's: requests come from
+    // several loopback addresses so that each test meets only the budget it is about.
+    const TOO_MANY = '{"message":"Too Many Requests"}';
+    const from = (address: string, headers: Record<string, string>) =>
+      requestFrom(address, limited.baseUrl, 'GET', '/chains', headers);
+
     it('per API key on signed routes, with Retry-After, and refills', async () => {
       const sign = () => signFor(client.credentials, 'GET', '/chains').headers;
       const statuses = [];
-      for (let i = 0; i < 3; i++)
-        statuses.push((await rawRequest(limited.baseUrl, 'GET', '/chains', { headers: sign() })).status);
+      for (let i = 1; i <= 3; i++) statuses.push((await from(`127.0.2.${i}`, sign())).status);
       expect(statuses).toEqual([200, 200, 200]);
-      const res = await rawRequest(limited.baseUrl, 'GET', '/chains', { headers: sign() });
-      expectBare(res, 429, '{"message":"Too Many Requests"}');
-      expect(res.headers.get('retry-after')).toBe('1');
-      // Another key has its own budget.
+      const res = await from('127.0.2.4', sign());
+      expect({ status: res.status, text: res.text }).toEqual({ status: 429, text: TOO_MANY });
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.headers['apigw-requestid']).toMatch(UUID);
+      // Another key has its own budget, from the same IP.
       const other = await newAccountClient(baseUrl, 'limit-tester');
-      expect(
-        (
-          await rawRequest(limited.baseUrl, 'GET', '/chains', {
-            headers: signFor(other.credentials, 'GET', '/chains').headers,
-          })
-        ).status,
-      ).toBe(200);
+      expect((await from('127.0.2.4', signFor(other.credentials, 'GET', '/chains').headers)).status).toBe(
+        200,
+      );
       await sleep(1050);
-      expect((await rawRequest(limited.baseUrl, 'GET', '/chains', { headers: sign() })).status).toBe(200);
+      expect((await from('127.0.2.5', sign())).status).toBe(200);
     });
 
     it('per IP on public routes', async () => {
       const post = () =>
-        rawRequest<Envelope>(limited.baseUrl, 'POST', '/accounts', {
-          headers: { 'content-type': 'application/json' },
-          body: '{"name":"x","password":"y"}',
-        });
+        requestFrom(
+          '127.0.2.10',
+          limited.baseUrl,
+          'POST',
+          '/accounts',
+          { 'content-type': 'application/json' },
+          '{"name":"x","password":"y"}',
+        );
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await post()).status);
       expect(statuses).toEqual([400, 400, 400]);
       const res = await post();
-      expectBare(res, 429, '{"message":"Too Many Requests"}');
-      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect({ status: res.status, text: res.text }).toEqual({ status: 429, text: TOO_MANY });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    });
+
+    it('per IP on signed routes too, before authentication, whatever the keys', async () => {
+      const keys = [];
+      for (let i = 0; i < 4; i++) keys.push(await newAccountClient(baseUrl, `ip-limit-${i}`));
+      const answers = [];
+      for (const k of keys)
+        answers.push(await from('127.0.2.20', signFor(k.credentials, 'GET', '/chains').headers));
+      // Four keys with their budgets untouched: the fourth request is refused by the IP's budget.
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+      expect(answers[3]!.text).toBe(TOO_MANY);
+      expect((await from('127.0.2.21', signFor(keys[3]!.credentials, 'GET', '/chains').headers)).status).toBe(
+        200,
+      );
     });
   });
 

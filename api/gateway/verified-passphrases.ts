@@ -1,0 +1,69 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { verifyPassphrase } from './passphrase-hash';
+
+/** Checks a passphrase against its stored slow hash (scrypt). */
+export type PassphraseVerifier = (passphrase: string, storedHash: string) => Promise<boolean>;
+
+interface Entry {
+  /** The account's stored hash the entry vouches for: a changed passphrase starts a new entry. */
+  storedHash: string;
+  /** Keyed digest of the passphrase that passed the slow hash. */
+  verified?: Buffer;
+  /** Slow verifications under way, by keyed digest of the passphrase: concurrent requests share one. */
+  pending: Map<string, Promise<boolean>>;
+}
+
+/**
+ * Passphrases that already passed scrypt, per API key, so only the first request of a key in this process pays
+ * for it, and a burst of requests on a key new to the process pays once. Only a keyed digest (HMAC under a key
+ * made at start) is kept, never the passphrase, and it is compared in constant time.
+ */
+export class VerifiedPassphrases {
+  private readonly entries = new Map<string, Entry>();
+  private readonly digestKey = randomBytes(32);
+
+  constructor(
+    // Looked up at each call, not bound once: the module's export is what runs (and what a test may count).
+    private readonly verify: PassphraseVerifier = (passphrase, storedHash) =>
+      verifyPassphrase(passphrase, storedHash),
+  ) {}
+
+  async matches(apiKey: string, storedHash: string, passphrase: string): Promise<boolean> {
+    const digest = createHmac('sha256', this.digestKey).update(passphrase, 'utf8').digest();
+    let entry = this.entries.get(apiKey);
+    if (!entry || entry.storedHash !== storedHash) {
+      entry = { storedHash, pending: new Map() };
+      this.entries.set(apiKey, entry);
+    }
+    if (entry.verified && timingSafeEqual(digest, entry.verified)) return true;
+    // The digest is keyed with a secret of this process: looking it up in a map reveals nothing of the passphrase.
+    const id = digest.toString('base64');
+    let pending = entry.pending.get(id);
+    if (!pending) {
+      const owner = entry;
+      pending = this.verify(passphrase, storedHash).then(
+        (ok) => {
+          owner.pending.delete(id);
+          // Forgotten or replaced meanwhile (deactivated, passphrase changed): the result vouches for nothing more.
+          if (ok && this.entries.get(apiKey) === owner) owner.verified = digest;
+          return ok;
+        },
+        (err: unknown) => {
+          owner.pending.delete(id);
+          throw err;
+        },
+      );
+      entry.pending.set(id, pending);
+    }
+    return pending;
+  }
+
+  /** Drops what is known of a key: called when its account is gone or deactivated. */
+  forget(apiKey: string): void {
+    this.entries.delete(apiKey);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
