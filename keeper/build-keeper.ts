@@ -92,19 +92,27 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
   if (!signers.length) log.warn('no executor wallets configured: orders are selected but never executed');
 
   const index = new OrderIndex();
-  const sync = new OrderIndexSync(index, async (since, afterId, limit) =>
-    (await store.keeperLimitOrders.listChangedSince(since, afterId, limit)).map((o) => ({
-      id: o.id,
-      chainId: o.chainId,
-      tokenIn: o.tokenIn,
-      tokenOut: o.tokenOut,
-      trigger: o.priceTrigger,
-      expiresAt: o.expiresAt,
-      nextAttemptAt: o.nextAttemptAt,
-      version: o.version,
-      status: o.status,
-      updatedAt: o.updatedAt,
-    })),
+  const sync = new OrderIndexSync(
+    index,
+    async (since, afterId, limit) =>
+      (await store.keeperLimitOrders.listChangedSince(since, afterId, limit)).map((o) => ({
+        id: o.id,
+        chainId: o.chainId,
+        tokenIn: o.tokenIn,
+        tokenOut: o.tokenOut,
+        trigger: o.priceTrigger,
+        expiresAt: o.expiresAt,
+        nextAttemptAt: o.nextAttemptAt,
+        version: o.version,
+        status: o.status,
+        updatedAt: o.updatedAt,
+      })),
+    {
+      onUnreadable: (row, err) => {
+        metrics.rowSetAside(row.chainId, 'limit', 'ERROR');
+        log.warn({ err, kind: 'limit', id: row.id }, 'row set aside: the order index cannot hold it');
+      },
+    },
   );
 
   const lowBalanceWei = BigInt(config.keeper.lowBalanceWei);
@@ -160,6 +168,22 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     }
   };
 
+  // A keeper restarted under the same KEEPER_ID knows the orders it claimed and never sent are its own: they go
+  // back to pending at once rather than after their lease (its sent transactions are followed from the store).
+  const takeBackOwnClaims = async (): Promise<void> => {
+    let limit = 0;
+    let dca = 0;
+    for (;;) {
+      const l = await store.keeperLimitOrders.releaseLeasesOf(owner, now());
+      const d = await store.keeperDca.releaseLeasesOf(owner, now());
+      limit += l.length;
+      dca += d.length;
+      if (!l.length && !d.length) break;
+    }
+    if (limit || dca)
+      log.info({ owner, limit, dca }, 'took back the claims of a previous run of this keeper');
+  };
+
   let stopped = false;
   let gaugeTimer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -199,6 +223,7 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     store,
     owner,
     async start() {
+      await takeBackOwnClaims();
       await sync.poll();
       syncLoop.start();
       for (const loop of tickLoops.values()) loop.start();

@@ -15,20 +15,37 @@ import { planGroup, type PlannedGroup, type PricedOrder } from './plan/batch-pla
 import { batchPulls, orderExecutorInterface } from './plan/execute-batch-call';
 import { BATCH_BASE_GAS, GAS_PER_ORDER, executionFee } from './plan/execution-fee';
 import type { ExecutionOrder } from './plan/execution-order';
-import { decideFailure } from './plan/failure-kinds';
+import { countsAsAttempt, decideFailure, type FailureReason } from './plan/failure-kinds';
 import { checkFunding } from './plan/funding-check';
 import { PairSignatureVerifier } from './plan/pair-signature';
+import { RowGuard } from './row-guard';
 import type { OrderIndex } from './select/order-index';
 import type { OrderFacts } from './settle/batch-outcomes';
-import { submitBatch } from './submit/batch-submitter';
+import { submitBatch, type SubmitOutcome } from './submit/batch-submitter';
 import type { FeePolicy } from './submit/fee-policy';
 import type { WalletPool } from './submit/wallet-pool';
 import { TransactionTracker } from './track/transaction-tracker';
+import { ChainAvailability, isOutageError, type HoldReason } from './watch/chain-availability';
 import { ReferencePricePublisher } from './watch/reference-price-publisher';
 
 const LEASE_SWEEP_MS = 5_000;
 const BALANCE_READ_MS = 15_000;
 const LAG_READ_MS = 1_000;
+
+/**
+ * What a batch not sent means for its orders: the chain unreachable or a send that did not go out are no fault of
+ * theirs (RPC_ERROR delays them uncounted); a reverting simulation or a transaction the node refuses counts.
+ */
+const NOT_SENT_REASONS: Record<
+  Exclude<Extract<SubmitOutcome, { kind: 'not-sent' }>['reason'], 'CONFLICT'>,
+  FailureReason
+> = {
+  GAS_TOO_EXPENSIVE: 'GAS_TOO_EXPENSIVE',
+  RPC_ERROR: 'RPC_ERROR',
+  SEND_FAILED: 'RPC_ERROR',
+  REVERTED: 'TRANSACTION_REVERTED',
+  REJECTED: 'KEEPER_ERROR',
+};
 
 export interface ChainKeeperDeps {
   chain: ChainConfig & { contracts: ChainContracts };
@@ -56,6 +73,11 @@ export interface ChainKeeperDeps {
  * (leases in the store), plan (signature, funding, fee, routed confirmation per pair group), submit (one batch per
  * free executor wallet), then watch (new block: the reference prices the api reads). Ticks never overlap, and
  * each chain has its own, so one chain's slow RPC never delays another's.
+ *
+ * Every stage handles each order, strategy and transaction on its own (RowGuard): a row that cannot execute fails
+ * with its reason, one that throws is set aside, and the others go on. While the chain's pool state is stale or
+ * its RPC fails, nothing is claimed and no reference price published; an order caught by an outage goes back to
+ * pending without counting an attempt.
  */
 export class ChainKeeper {
   readonly chainId: number;
@@ -63,6 +85,11 @@ export class ChainKeeper {
   private readonly tracker: TransactionTracker;
   private readonly dcaScheduler: DcaScheduler;
   private readonly signatures = new PairSignatureVerifier();
+  private readonly guard: RowGuard;
+  private readonly availability: ChainAvailability;
+  private heldBy: HoldReason | undefined;
+  /** A new block's reference prices are still to be published (deferred while the state is stale). */
+  private unpublished = false;
   private lastBlock: number | undefined;
   private lastBlockAt = 0;
   private lastLeaseSweep = 0;
@@ -73,6 +100,9 @@ export class ChainKeeper {
 
   constructor(private readonly deps: ChainKeeperDeps) {
     this.chainId = deps.chain.chainId;
+    deps.metrics.initChain(this.chainId);
+    this.availability = new ChainAvailability(this.chainId, deps.engine);
+    this.guard = new RowGuard(this.chainId, deps.metrics, deps.log, () => this.availability.rpcFailed());
     this.publisher = new ReferencePricePublisher(
       this.chainId,
       deps.prices,
@@ -101,6 +131,7 @@ export class ChainKeeper {
       limit: deps.limit,
       dca: deps.dca,
       metrics: deps.metrics,
+      guard: this.guard,
       facts,
       orderExecutor: deps.chain.contracts.orderExecutor,
       owner: deps.owner,
@@ -109,13 +140,17 @@ export class ChainKeeper {
       replaceAfterBlocks: deps.config.replaceAfterBlocks,
       log: deps.log,
       now: deps.now,
-      onSettled: async (settled) => {
-        for (const s of settled.filter((o) => o.kind === 'dca')) {
-          const order = await deps.dca.findOrder(s.id);
-          if (order) await deps.dca.finishStrategyIfDone(order.strategyId, deps.now());
-          deps.metrics.dcaIteration(this.chainId, s.result === 'executed' ? 'successful' : 'error');
-        }
-      },
+      onSettled: (settled) =>
+        this.guard.each(
+          'dca',
+          settled.filter((o) => o.kind === 'dca'),
+          (s) => s.id,
+          async (s) => {
+            deps.metrics.dcaIteration(this.chainId, s.result === 'executed' ? 'successful' : 'error');
+            const order = await deps.dca.findOrder(s.id);
+            if (order) await deps.dca.finishStrategyIfDone(order.strategyId, deps.now());
+          },
+        ),
     });
     this.dcaScheduler = new DcaScheduler(
       this.chainId,
@@ -123,6 +158,7 @@ export class ChainKeeper {
       deps.prices,
       (address) => this.token(address),
       deps.metrics,
+      this.guard,
       deps.log,
     );
   }
@@ -169,15 +205,39 @@ export class ChainKeeper {
     }
     if (now - this.lastLagRead > LAG_READ_MS) {
       this.lastLagRead = now;
-      // Blocks between the chain's head and the pool state prices were read from.
-      const chainHead = await deps.client.blockNumber().catch(() => undefined);
-      if (chainHead !== undefined) deps.metrics.setPriceLag(this.chainId, Math.max(0, chainHead - head));
+      // Blocks between the chain's head and the pool state prices were read from; also the probe that tells
+      // when a failing RPC answers again.
+      const chainHead = await deps.client.blockNumber().catch((err: unknown) => {
+        if (isOutageError(err)) this.availability.rpcFailed();
+        return undefined;
+      });
+      if (chainHead !== undefined) {
+        this.availability.rpcAnswered();
+        deps.metrics.setPriceLag(this.chainId, Math.max(0, chainHead - head));
+      }
     }
     await this.stage('select', () => this.expire(now));
     await this.stage('dca', () => this.dcaScheduler.schedule(now));
-    await this.stage('submit', () => this.execute(head, now));
-    // The api's reference prices wait for this block's batches: only limit-order creation reads them.
-    if (newBlock) await this.stage('watch', () => this.publisher.publish(head));
+    if (!this.holdClaims(deps.now())) await this.stage('submit', () => this.execute(head, now));
+    // The api's reference prices wait for this block's batches: only limit-order creation reads them. A stale
+    // state publishes nothing: its prices may be long gone (the block is published once the state is fresh).
+    if (newBlock) this.unpublished = true;
+    if (this.unpublished && !this.availability.stale(deps.now())) {
+      this.unpublished = false;
+      await this.stage('watch', () => this.publisher.publish(head));
+    }
+  }
+
+  /** Whether claims wait on this chain now; logs and gauges the changes. */
+  private holdClaims(now: number): boolean {
+    const heldBy = this.availability.heldBy(now);
+    if (heldBy !== this.heldBy) {
+      if (heldBy) this.deps.log.warn({ reason: heldBy }, 'chain unavailable: claiming nothing on it');
+      else this.deps.log.info('chain available again: claiming resumes');
+      this.deps.metrics.setClaimsHeld(this.chainId, heldBy !== undefined);
+      this.heldBy = heldBy;
+    }
+    return heldBy !== undefined;
   }
 
   private async stage(name: Parameters<KeeperMetrics['unhandledError']>[0], run: () => Promise<unknown>) {
@@ -220,16 +280,19 @@ export class ChainKeeper {
     for (const pair of this.deps.index.pairs(this.chainId)) {
       const tokenIn = this.token(pair.tokenIn);
       const tokenOut = this.token(pair.tokenOut);
-      if (!tokenIn || !tokenOut) continue;
-      const rate = this.deps.prices.rate(this.chainId, tokenIn, tokenOut);
-      if (!rate || rate.price < pair.lowestTrigger) continue;
+      // A pair with a token not listed can never execute: every order of it goes to the claim, which fails it.
+      const price =
+        tokenIn && tokenOut
+          ? this.deps.prices.rate(this.chainId, tokenIn, tokenOut)?.price
+          : Number.POSITIVE_INFINITY;
+      if (price === undefined || price < pair.lowestTrigger) continue;
       for (const o of this.deps.index.crossed(
         this.chainId,
         pair.tokenIn,
         pair.tokenOut,
-        rate.price,
+        price,
         now,
-        max,
+        max - out.length,
       )) {
         out.push({ id: o.id, version: o.version });
       }
@@ -307,55 +370,93 @@ export class ChainKeeper {
       },
     );
     // Claimed orders leave the index at once; the store sync brings back any that return to pending.
-    for (const o of orders) if (o.kind === 'limit') deps.index.remove(o.id);
-    if (orders.length)
-      deps.metrics.ordersClaimed(this.chainId, 'limit', orders.filter((o) => o.kind === 'limit').length);
-    const lost = limitSelected.length - orders.filter((o) => o.kind === 'limit').length;
-    if (lost > 0) deps.metrics.claimsLost(this.chainId, 'limit', lost);
-    for (const u of unreadable) await this.fail({ kind: u.kind, id: u.id, attemptNumber: 0 }, u.reason);
-    if (!orders.length) return false;
-
-    const gasPrice = await deps.client.feeData().then(
-      (f) =>
-        f.baseFeePerGas !== null && f.maxPriorityFeePerGas !== null
-          ? f.baseFeePerGas + f.maxPriorityFeePerGas
-          : f.gasPrice,
-      () => undefined,
+    for (const o of [...orders, ...unreadable]) if (o.kind === 'limit') deps.index.remove(o.id);
+    const claimedLimit = [...orders, ...unreadable].filter((o) => o.kind === 'limit').length;
+    deps.metrics.ordersClaimed(this.chainId, 'limit', claimedLimit);
+    deps.metrics.claimsLost(this.chainId, 'limit', limitSelected.length - claimedLimit);
+    await this.guard.each(
+      (u) => u.kind,
+      unreadable,
+      (u) => u.id,
+      async (u) => {
+        deps.log.info({ orderId: u.id, reason: u.reason, detail: u.detail }, 'order cannot execute');
+        await this.fail({ kind: u.kind, id: u.id, attemptNumber: 0 }, u.reason);
+      },
     );
-    const maxFeeBps = await this.orderExecutorMaxFeeBps().catch(() => undefined);
+    if (!orders.length) return false;
+    try {
+      return await this.planAndSubmit(wallet, head, now, orders);
+    } catch (err) {
+      // A throw no step foresaw: these orders try again later (an outage does not count), the batch's others too.
+      deps.metrics.unhandledError('plan');
+      deps.log.error({ err }, 'planning a batch failed');
+      await this.retryAll(orders, isOutageError(err) ? 'RPC_ERROR' : 'KEEPER_ERROR');
+      return false;
+    }
+  }
+
+  private async planAndSubmit(
+    wallet: NonNullable<ReturnType<WalletPool['acquire']>>,
+    head: number,
+    now: number,
+    orders: readonly ExecutionOrder[],
+  ): Promise<boolean> {
+    const { deps } = this;
+    let outage = false;
+    const noteOutage = (err: unknown): undefined => {
+      if (isOutageError(err)) outage = true;
+      return undefined;
+    };
+    const gasPrice = await deps.client
+      .feeData()
+      .then(
+        (f) =>
+          f.baseFeePerGas !== null && f.maxPriorityFeePerGas !== null
+            ? f.baseFeePerGas + f.maxPriorityFeePerGas
+            : f.gasPrice,
+        noteOutage,
+      );
+    const maxFeeBps = await this.orderExecutorMaxFeeBps().catch(noteOutage);
     if (gasPrice === undefined || maxFeeBps === undefined) {
+      if (outage) this.availability.rpcFailed();
       await this.retryAll(orders, 'RPC_ERROR');
       return false;
     }
     const priced: PricedOrder[] = [];
-    for (const order of orders) {
-      if (
-        !this.signatures.isValid({
+    await this.guard.each(
+      (o) => o.kind,
+      orders,
+      (o) => o.id,
+      async (order) => {
+        if (
+          !this.signatures.isValid({
+            chainId: this.chainId,
+            orderExecutor: deps.chain.contracts.orderExecutor,
+            maker: order.maker,
+            tokenIn: getAddress(order.tokenIn),
+            tokenOut: getAddress(order.tokenOut),
+            signature: order.signature,
+          })
+        ) {
+          await this.fail(order, 'BAD_SIGNATURE');
+          return;
+        }
+        const fee = executionFee({
+          prices: deps.prices,
           chainId: this.chainId,
-          orderExecutor: deps.chain.contracts.orderExecutor,
-          maker: order.maker,
-          tokenIn: getAddress(order.tokenIn),
-          tokenOut: getAddress(order.tokenOut),
-          signature: order.signature,
-        })
-      ) {
-        await this.fail(order, 'BAD_SIGNATURE');
-        continue;
-      }
-      const fee = executionFee({
-        prices: deps.prices,
-        chainId: this.chainId,
-        tokenIn: { address: order.tokenIn, decimals: order.decimalsIn },
-        wrappedNative: deps.chain.wrappedNative,
-        nativeDecimals: deps.chain.nativeDecimals,
-        amountIn: order.amountIn,
-        gasPerOrder: GAS_PER_ORDER,
-        gasPriceWei: gasPrice,
-        maxFeeBps,
-      });
-      if (fee === undefined) await this.fail(order, 'NO_ROUTE');
-      else priced.push({ order, fee, allowance: 0n });
-    }
+          tokenIn: { address: order.tokenIn, decimals: order.decimalsIn },
+          wrappedNative: deps.chain.wrappedNative,
+          nativeDecimals: deps.chain.nativeDecimals,
+          amountIn: order.amountIn,
+          gasPerOrder: GAS_PER_ORDER,
+          gasPriceWei: gasPrice,
+          maxFeeBps,
+        });
+        if (fee === undefined) await this.fail(order, 'NO_ROUTE');
+        else priced.push({ order, fee, allowance: 0n });
+      },
+      (order) => this.fail(order, 'KEEPER_ERROR'),
+    );
     let funded: PricedOrder[];
     try {
       const verdict = await checkFunding(
@@ -367,10 +468,11 @@ export class ChainKeeper {
       for (const f of verdict.failed) await this.fail(f.order, f.reason);
       for (const o of verdict.waiting) await this.release(o);
       funded = verdict.funded;
-    } catch {
+    } catch (err) {
+      if (isOutageError(err)) this.availability.rpcFailed();
       await this.retryAll(
         priced.map((p) => p.order),
-        'RPC_ERROR',
+        isOutageError(err) ? 'RPC_ERROR' : 'KEEPER_ERROR',
       );
       return false;
     }
@@ -380,11 +482,22 @@ export class ChainKeeper {
       byPair.set(key, [...(byPair.get(key) ?? []), p]);
     }
     const groups: PlannedGroup[] = [];
-    for (const pairOrders of byPair.values()) {
-      const plan = planGroup(deps.engine, pairOrders, gasPrice);
-      for (const o of plan.notCrossed) await this.release(o);
-      if (plan.planned) groups.push(plan.planned);
-    }
+    // One pair's group that cannot be planned leaves the other pairs' groups to go.
+    await this.guard.each(
+      (pairOrders) => pairOrders[0]!.order.kind,
+      byPair.values(),
+      (pairOrders) => `${pairOrders[0]!.order.tokenIn}>${pairOrders[0]!.order.tokenOut}`,
+      async (pairOrders) => {
+        const plan = planGroup(deps.engine, pairOrders, gasPrice);
+        for (const o of plan.notCrossed) await this.release(o);
+        if (plan.planned) groups.push(plan.planned);
+      },
+      (pairOrders) =>
+        this.retryAll(
+          pairOrders.map((p) => p.order),
+          'KEEPER_ERROR',
+        ),
+    );
     if (!groups.length) return false;
     const planned = groups.flatMap((g) => g.orders);
     const perOrderGas = (BATCH_BASE_GAS + GAS_PER_ORDER * BigInt(planned.length)) / BigInt(planned.length);
@@ -418,7 +531,10 @@ export class ChainKeeper {
       deps.log.warn({ reason: outcome.reason, detail: outcome.detail }, 'batch not sent');
       const orders = planned.map((p) => p.order);
       if (outcome.reason === 'CONFLICT') for (const o of orders) await this.release(o);
-      else await this.retryAll(orders, outcome.reason === 'SEND_FAILED' ? 'RPC_ERROR' : outcome.reason);
+      else {
+        if (outcome.reason === 'RPC_ERROR') this.availability.rpcFailed();
+        await this.retryAll(orders, NOT_SENT_REASONS[outcome.reason]);
+      }
       return false;
     }
     deps.metrics.batchSent(this.chainId, planned.length);
@@ -441,12 +557,20 @@ export class ChainKeeper {
    */
   private async inFlightPulls(): Promise<Map<string, bigint>> {
     const pulls = new Map<string, bigint>();
-    for (const row of await this.deps.transactions.listOpen(this.chainId)) {
-      if (row.status === 'mined') continue;
-      for (const [key, amount] of batchPulls(Transaction.from(row.rawTx).data)) {
-        pulls.set(key, (pulls.get(key) ?? 0n) + amount);
-      }
-    }
+    const open = (await this.deps.transactions.listOpen(this.chainId)).filter(
+      (row) => row.status !== 'mined',
+    );
+    // A row whose raw transaction cannot be read is left out here rather than holding back every batch.
+    await this.guard.each(
+      'transaction',
+      open,
+      (row) => row.id,
+      (row) => {
+        for (const [key, amount] of batchPulls(Transaction.from(row.rawTx).data)) {
+          pulls.set(key, (pulls.get(key) ?? 0n) + amount);
+        }
+      },
+    );
     return pulls;
   }
 
@@ -456,14 +580,22 @@ export class ChainKeeper {
     }
   }
 
-  private async release(order: ExecutionOrder): Promise<void> {
+  private async release(order: Pick<ExecutionOrder, 'kind' | 'id'>, nextAttemptAt?: number): Promise<void> {
     const now = this.deps.now();
-    if (order.kind === 'limit') await this.deps.limit.releaseLease(order.id, this.deps.owner, now);
-    else await this.deps.dca.releaseOrder(order.id, this.deps.owner, now);
+    if (order.kind === 'limit') {
+      await this.deps.limit.releaseLease(order.id, this.deps.owner, now, nextAttemptAt);
+    } else {
+      await this.deps.dca.releaseOrder(order.id, this.deps.owner, now, nextAttemptAt);
+    }
   }
 
-  private async retryAll(orders: readonly ExecutionOrder[], reason: string): Promise<void> {
-    for (const o of orders) await this.fail(o, reason);
+  private retryAll(orders: readonly ExecutionOrder[], reason: string): Promise<void> {
+    return this.guard.each(
+      (o) => o.kind,
+      orders,
+      (o) => o.id,
+      (o) => this.fail(o, reason),
+    );
   }
 
   private async fail(
@@ -472,6 +604,13 @@ export class ChainKeeper {
   ): Promise<void> {
     const now = this.deps.now();
     const decision = decideFailure(reason, order.attemptNumber, now);
+    if (!countsAsAttempt(reason)) {
+      // An outage: back to pending as it was, attempts untouched; the keeper claims nothing here until it ends.
+      await this.release(order, decision.nextAttemptAt);
+      this.deps.metrics.outageDelay(this.chainId, order.kind);
+      this.deps.log.info({ orderId: order.id, reason }, 'order delayed by an outage');
+      return;
+    }
     if (order.kind === 'limit') {
       await this.deps.limit.fail(
         order.id,

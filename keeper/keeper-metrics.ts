@@ -29,6 +29,24 @@ export type DcaIterationResult = 'successful' | 'error' | 'expired' | 'cancelled
 /** `status` of a transaction receipt. */
 export type ReceiptStatus = 'success' | 'reverted';
 
+/** What a stage set aside: a limit order, a DCA iteration, a DCA strategy, or a keeper transaction. */
+export const SET_ASIDE_KINDS = ['limit', 'dca', 'dca_strategy', 'transaction'] as const;
+export type SetAsideKind = (typeof SET_ASIDE_KINDS)[number];
+
+/**
+ * Why a row was set aside: a value that cannot execute (the codes of the failure table), or `ERROR`, a throw the
+ * stage did not expect (the row is tried again on a later tick).
+ */
+export const SET_ASIDE_REASONS = [
+  'TOKEN_NOT_LISTED',
+  'INVALID_AMOUNT',
+  'INVALID_PRICE',
+  'INVALID_SLIPPAGE',
+  'INVALID_SCHEDULE',
+  'ERROR',
+] as const;
+export type SetAsideReason = (typeof SET_ASIDE_REASONS)[number];
+
 /**
  * Gas units per order; the devnet snapshot has 192,775 for a single order and about 80,000 per order in batches of
  * 20, real routes over several hops cost more.
@@ -287,6 +305,25 @@ export class KeeperMetrics {
     registers: [this.registry],
   });
 
+  readonly rowsSetAsideTotal = new Counter({
+    name: 'tas_keeper_rows_set_aside_total',
+    help: 'Rows a stage could not handle and left aside while it went on with the others, by chain, kind (limit, dca, dca_strategy, transaction) and reason (a failure-table code, or ERROR for an unexpected throw)',
+    labelNames: ['chain_id', 'kind', 'reason'] as const,
+    registers: [this.registry],
+  });
+  readonly outageDelaysTotal = new Counter({
+    name: 'tas_keeper_outage_delays_total',
+    help: 'Orders sent back to pending by an RPC or chain outage, without counting an attempt, by chain and kind',
+    labelNames: ['chain_id', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly claimsHeld = new Gauge({
+    name: 'tas_keeper_claims_held',
+    help: 'Whether the keeper claims nothing on a chain now (1) because its pool state is stale or its RPC is failing, or claims as usual (0), by chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+
   readonly unhandledErrorsTotal = new Counter({
     name: 'tas_keeper_unhandled_errors_total',
     help: 'Errors caught by the loop wrapper rather than classified by a stage, by stage (main: outside the stages)',
@@ -296,6 +333,15 @@ export class KeeperMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tas_keeper_' });
+  }
+
+  /** Series of a chain's counters start at 0, so the first event of each counts (a rate over a new series misses it). */
+  initChain(chainId: number): void {
+    const chain_id = String(chainId);
+    for (const kind of SET_ASIDE_KINDS)
+      for (const reason of SET_ASIDE_REASONS) this.rowsSetAsideTotal.inc({ chain_id, kind, reason }, 0);
+    for (const kind of ['limit', 'dca'] as const) this.outageDelaysTotal.inc({ chain_id, kind }, 0);
+    this.claimsHeld.set({ chain_id }, 0);
   }
 
   /** The `Content-Type` of `registry.metrics()`, for the admin server. */
@@ -440,6 +486,18 @@ export class KeeperMetrics {
 
   setInFlight(chainId: number, wallet: string, transactions: number): void {
     this.walletInFlight.set({ chain_id: String(chainId), wallet }, transactions);
+  }
+
+  rowSetAside(chainId: number, kind: SetAsideKind, reason: SetAsideReason): void {
+    this.rowsSetAsideTotal.inc({ chain_id: String(chainId), kind, reason });
+  }
+
+  outageDelay(chainId: number, kind: OrderKind): void {
+    this.outageDelaysTotal.inc({ chain_id: String(chainId), kind });
+  }
+
+  setClaimsHeld(chainId: number, held: boolean): void {
+    this.claimsHeld.set({ chain_id: String(chainId) }, held ? 1 : 0);
   }
 
   unhandledError(stage: KeeperStage | 'main'): void {

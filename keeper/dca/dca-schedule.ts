@@ -34,9 +34,14 @@ export function slotAt(createdAt: number, frequencyS: number, k: number): number
 }
 
 /**
- * Indexes k in [iterationsCreated, iterations) whose slot is <= nowMs, ascending. Empty when nothing is due.
+ * Indexes k in [iterationsCreated, iterations) whose slot is <= nowMs, ascending, at most `limit` of them (the
+ * rest come at the next call). Empty when nothing is due.
  */
-export function dueIterations(strategy: DcaScheduleStrategy, nowMs: number): number[] {
+export function dueIterations(
+  strategy: DcaScheduleStrategy,
+  nowMs: number,
+  limit = Number.POSITIVE_INFINITY,
+): number[] {
   const { createdAt, frequency, iterations, iterationsCreated } = strategy;
   const stepMs = frequencyMs(frequency);
   if (nowMs < createdAt) return [];
@@ -47,7 +52,7 @@ export function dueIterations(strategy: DcaScheduleStrategy, nowMs: number): num
   while (last >= 0 && slotAt(createdAt, frequency, last) > nowMs) last--;
   while (last + 1 < iterations && slotAt(createdAt, frequency, last + 1) <= nowMs) last++;
   const out: number[] = [];
-  for (let k = Math.max(0, iterationsCreated); k <= last; k++) out.push(k);
+  for (let k = Math.max(0, iterationsCreated); k <= last && out.length < limit; k++) out.push(k);
   return out;
 }
 

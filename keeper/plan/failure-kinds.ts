@@ -4,10 +4,12 @@
  * - `next-block`: back to `pending` at once; the cause is the market (price moved back between selection and
  *   inclusion, or the transaction missed its deadline).
  * - `back-off`: back to `pending` after a growing delay; the cause is ours or the network's and may pass.
- * Retryable failures count in `attemptNumber`; after MAX_ATTEMPTS back-offs an order is final. Market failures
- * never make an order final: a price bouncing around the trigger is the maker's risk to wait out.
+ * - `delay`: back to `pending` after OUTAGE_DELAY_MS, not counted: the chain or its RPC was unavailable, which is
+ *   no fault of the order (an outage of any length delays orders, it never fails them).
+ * Retryable failures but `delay` count in `attemptNumber`; after MAX_ATTEMPTS back-offs an order is final. Market
+ * failures never make an order final: a price bouncing around the trigger is the maker's risk to wait out.
  */
-export type FailureAction = 'final' | 'next-block' | 'back-off';
+export type FailureAction = 'final' | 'next-block' | 'back-off' | 'delay';
 
 export const FAILURE_KINDS = {
   // OrderExecutor's OrderFailed reasons.
@@ -24,11 +26,16 @@ export const FAILURE_KINDS = {
   expired: 'final',
   TOKEN_NOT_LISTED: 'final',
   INVALID_AMOUNT: 'final',
+  INVALID_PRICE: 'final',
+  INVALID_SLIPPAGE: 'final',
+  INVALID_SCHEDULE: 'final',
   NO_ROUTE: 'back-off',
-  RPC_ERROR: 'back-off',
+  RPC_ERROR: 'delay',
   TRANSACTION_REVERTED: 'back-off',
   TRANSACTION_DROPPED: 'next-block',
   GAS_TOO_EXPENSIVE: 'back-off',
+  // The keeper could not plan the order or have its transaction accepted, for a cause no other reason names.
+  KEEPER_ERROR: 'back-off',
 } as const satisfies Record<string, FailureAction>;
 
 export type FailureReason = keyof typeof FAILURE_KINDS;
@@ -37,6 +44,8 @@ export type FailureReason = keyof typeof FAILURE_KINDS;
 export const MAX_ATTEMPTS = 5;
 const BACK_OFF_BASE_MS = 5_000;
 const BACK_OFF_MAX_MS = 300_000;
+/** How long an order sent back by an outage waits; the keeper claims nothing on a failing chain meanwhile anyway. */
+export const OUTAGE_DELAY_MS = 3_000;
 
 export interface FailureDecision {
   final: boolean;
@@ -48,9 +57,19 @@ export function isFailureReason(reason: string): reason is FailureReason {
   return Object.prototype.hasOwnProperty.call(FAILURE_KINDS, reason);
 }
 
+function actionOf(reason: string): FailureAction {
+  return isFailureReason(reason) ? FAILURE_KINDS[reason] : 'back-off';
+}
+
+/** False for outages: the order goes back to pending with its `attemptNumber` unchanged. */
+export function countsAsAttempt(reason: string): boolean {
+  return actionOf(reason) !== 'delay';
+}
+
 /** `attemptNumber` is the order's count before this failure. An unknown reason is treated as back-off. */
 export function decideFailure(reason: string, attemptNumber: number, nowMs: number): FailureDecision {
-  const action: FailureAction = isFailureReason(reason) ? FAILURE_KINDS[reason] : 'back-off';
+  const action = actionOf(reason);
+  if (action === 'delay') return { final: false, nextAttemptAt: nowMs + OUTAGE_DELAY_MS };
   if (action === 'final' || (action === 'back-off' && attemptNumber + 1 >= MAX_ATTEMPTS)) {
     return { final: true, nextAttemptAt: nowMs };
   }

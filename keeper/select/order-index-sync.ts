@@ -1,3 +1,4 @@
+import { eachRow } from '../row-guard';
 import type { IndexedOrder, OrderIndex } from './order-index';
 
 /** A limit-order row changed since a point in time, as the store reports it. */
@@ -29,6 +30,11 @@ export interface OrderIndexSyncOptions {
   overlapMs?: number;
   /** The keeper's clock, Unix ms. */
   now?: () => number;
+  /**
+   * A row the index cannot hold (a trigger or expiry that is not a number): left out, and the sync goes on with
+   * the rest. Reported once per version of the row.
+   */
+  onUnreadable?: (row: ChangedOrder, err: unknown) => void;
 }
 
 export interface SyncResult {
@@ -37,6 +43,8 @@ export interface SyncResult {
   /** Rows the loader returned, overlap re-reads included. */
   rows: number;
   pages: number;
+  /** Rows left out of the index (see `onUnreadable`). */
+  unreadable: number;
 }
 
 const DEFAULT_PAGE_SIZE = 1000;
@@ -52,6 +60,9 @@ export class OrderIndexSync {
   private readonly pageSize: number;
   private readonly overlapMs: number;
   private readonly now: () => number;
+  private readonly onUnreadable: (row: ChangedOrder, err: unknown) => void;
+  /** Rows left out, by id: the version reported (the overlap window reads a row more than once). */
+  private readonly leftOut = new Map<string, number>();
   /** Highest updatedAt applied so far; -1 before the first poll so that rows at 0 are read too. */
   private highWater = -1;
   private running: Promise<SyncResult> | null = null;
@@ -64,6 +75,7 @@ export class OrderIndexSync {
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.overlapMs = options.overlapMs ?? DEFAULT_OVERLAP_MS;
     this.now = options.now ?? Date.now;
+    this.onUnreadable = options.onUnreadable ?? (() => undefined);
     if (!Number.isInteger(this.pageSize) || this.pageSize < 1) {
       throw new RangeError(`pageSize must be a positive integer, got ${this.pageSize}`);
     }
@@ -86,7 +98,7 @@ export class OrderIndexSync {
   }
 
   private async run(): Promise<SyncResult> {
-    const result: SyncResult = { upserted: 0, removed: 0, rows: 0, pages: 0 };
+    const result: SyncResult = { upserted: 0, removed: 0, rows: 0, pages: 0, unreadable: 0 };
     let since = this.watermark;
     let afterId = '';
     let seen = this.highWater;
@@ -104,12 +116,26 @@ export class OrderIndexSync {
         since = row.updatedAt;
         afterId = row.id;
         if (row.updatedAt > seen) seen = row.updatedAt;
-        if (row.status === 'pending') {
-          if (this.index.upsert(row)) result.upserted++;
-        } else if (this.index.remove(row.id)) {
-          result.removed++;
-        }
       }
+      // Each row on its own: one the index refuses must not hold back every later change.
+      await eachRow(
+        page,
+        (row) => {
+          if (row.status === 'pending') {
+            if (this.index.upsert(row)) result.upserted++;
+          } else if (this.index.remove(row.id)) {
+            result.removed++;
+          }
+          this.leftOut.delete(row.id);
+        },
+        (row, err) => {
+          result.unreadable++;
+          this.index.remove(row.id);
+          if (this.leftOut.get(row.id) === row.version) return;
+          this.leftOut.set(row.id, row.version);
+          this.onUnreadable(row, err);
+        },
+      );
       if (page.length < this.pageSize) break;
     }
     // A writer whose clock runs ahead would otherwise drag the watermark past rows other writers stamp with

@@ -1,4 +1,5 @@
 import type { ChainClient } from '../../shared/chain/chain-client';
+import { sanitizedError } from '../../shared/chain/rpc-errors';
 import type {
   KeeperTransaction,
   KeeperTransactionsRepository,
@@ -6,6 +7,7 @@ import type {
 import { encodeExecuteBatch } from '../plan/execute-batch-call';
 import type { PlannedGroup } from '../plan/batch-planner';
 import { BATCH_BASE_GAS, GAS_PER_ORDER } from '../plan/execution-fee';
+import { isOutageError } from '../watch/chain-availability';
 import type { ExecutorWallet } from './executor-wallet';
 import type { FeePolicy, TxFees } from './fee-policy';
 import { SendError } from './send-error';
@@ -18,10 +20,14 @@ const ROUTE_GAS_FACTOR = 2n;
 
 export type SubmitOutcome =
   | { kind: 'sent'; transaction: KeeperTransaction; gasLimit: bigint; gasEstimate: bigint; fees: TxFees }
-  /** Nothing broadcast; the orders are still the caller's to release. */
+  /**
+   * Nothing broadcast; the orders are still the caller's to release. `RPC_ERROR`: the chain could not be reached
+   * (simulation or fees); `REVERTED`: the simulation reverted; `SEND_FAILED`: the send found no node or was refused
+   * for a reason the wallet works out (nonce, fees, funds); `REJECTED`: the node refuses the transaction itself.
+   */
   | {
       kind: 'not-sent';
-      reason: 'GAS_TOO_EXPENSIVE' | 'RPC_ERROR' | 'CONFLICT' | 'SEND_FAILED';
+      reason: 'GAS_TOO_EXPENSIVE' | 'RPC_ERROR' | 'REVERTED' | 'CONFLICT' | 'SEND_FAILED' | 'REJECTED';
       detail: string;
     };
 
@@ -68,7 +74,8 @@ export async function submitBatch(
   try {
     await ctx.client.call({ from: wallet.address, to: ctx.orderExecutor, data, gasLimit: gasEstimate });
   } catch (err) {
-    return { kind: 'not-sent', reason: 'RPC_ERROR', detail: `simulation: ${(err as Error).message}` };
+    const detail = `simulation: ${sanitizedError(err).message}`;
+    return { kind: 'not-sent', reason: isOutageError(err) ? 'RPC_ERROR' : 'REVERTED', detail };
   }
   const decision = await ctx.fees.current().catch((err: unknown) => err as Error);
   if (decision instanceof Error) return { kind: 'not-sent', reason: 'RPC_ERROR', detail: decision.message };
@@ -119,7 +126,9 @@ export async function submitBatch(
     // Recorded but the broadcast failed: the row is the tracker's now (it re-broadcasts or finds it dropped).
     if (recorded) return { kind: 'sent', transaction: recorded, gasLimit, gasEstimate, fees };
     const detail = err instanceof SendError ? `${err.kind}: ${err.message}` : (err as Error).message;
-    return { kind: 'not-sent', reason: 'SEND_FAILED', detail };
+    if (isOutageError(err)) return { kind: 'not-sent', reason: 'RPC_ERROR', detail };
+    const rejected = err instanceof SendError && err.kind === 'rejected';
+    return { kind: 'not-sent', reason: rejected ? 'REJECTED' : 'SEND_FAILED', detail };
   }
   if (!recorded) return { kind: 'not-sent', reason: 'SEND_FAILED', detail: 'nothing recorded' };
   // The node has it: the tracker must not broadcast it again (ganache mines a re-sent pending transaction twice).

@@ -15,12 +15,14 @@ import type {
   KeeperTransactionsRepository,
 } from '../../shared/store/repositories/keeper-transactions-repository';
 import type { KeeperMetrics } from '../keeper-metrics';
+import type { RowGuard } from '../row-guard';
 import { batchOutcomes, type OrderFacts, type SettledOrder } from '../settle/batch-outcomes';
 import { executionEvents, onchainOrderId, type ExecutionEvent } from '../settle/execution-events';
 
 type ExecutedEvent = Extract<ExecutionEvent, { kind: 'executed' }>;
 import type { FeePolicy, TxFees } from '../submit/fee-policy';
 import type { WalletPool } from '../submit/wallet-pool';
+import { isOutageError } from '../watch/chain-availability';
 
 const ORDER_EXECUTOR = new Interface(['function executed(bytes32) view returns (bool)']);
 const ORDER_EXECUTED_TOPIC = topicOf(
@@ -36,6 +38,8 @@ export interface TrackerDeps {
   limit: KeeperLimitOrdersRepository;
   dca: KeeperDcaRepository;
   metrics: KeeperMetrics;
+  /** Each transaction is followed on its own; an outage only postpones it to a later block. */
+  guard: RowGuard;
   facts: OrderFacts;
   orderExecutor: string;
   owner: string;
@@ -62,6 +66,9 @@ function feesOf(raw: Transaction): TxFees {
  * (dropped): orders the contract executed are completed from their events, the rest return to pending.
  */
 export class TransactionTracker {
+  /** Whether this process has looked at the rows its owner id held before it started. */
+  private resumed = false;
+
   constructor(private readonly deps: TrackerDeps) {}
 
   /** Rows of this chain held by this keeper, after taking over rows whose keeper's lease ran out. */
@@ -73,14 +80,22 @@ export class TransactionTracker {
       deps.pool.find(row.executor)?.take();
     }
     const rows = (await deps.transactions.listOpen(deps.chainId)).filter((r) => r.leaseOwner === deps.owner);
-    for (const row of rows) {
-      try {
-        await this.follow(row, head);
-      } catch (err) {
-        deps.metrics.unhandledError('track');
-        deps.log.error({ err, txId: row.id, txHash: row.txHash }, 'tracking a transaction failed');
+    if (!this.resumed) {
+      // A keeper restarted under the same KEEPER_ID: the rows its previous run sent are its own to follow, at once
+      // and with their wallets' slots taken as when they were sent.
+      this.resumed = true;
+      for (const row of rows.filter((r) => !taken.some((t) => t.id === r.id))) {
+        deps.log.info({ txId: row.id, txHash: row.txHash }, 'following a transaction of a previous run');
+        deps.pool.find(row.executor)?.take();
       }
     }
+    await deps.guard.each(
+      'transaction',
+      rows,
+      (row) => row.id,
+      (row) => this.follow(row, head),
+      () => deps.metrics.unhandledError('track'),
+    );
   }
 
   private async follow(row: KeeperTransaction, head: number): Promise<void> {
@@ -101,7 +116,7 @@ export class TransactionTracker {
     }
     if (row.status === 'signed') {
       // Recorded, then maybe broadcast before a crash: send it only if the node does not know it.
-      const known = await deps.client.getTransaction(row.txHash).catch(() => null);
+      const known = await this.knownToNode(row.txHash);
       if (!known) await this.broadcast(row.rawTx);
       await deps.transactions.markBroadcast(row.id, deps.owner, head, deps.now());
       return;
@@ -113,7 +128,7 @@ export class TransactionTracker {
       // Our nonce is used and none of our hashes has a receipt: another transaction took it.
       return this.dropped(row, head);
     }
-    const known = await deps.client.getTransaction(row.txHash).catch(() => null);
+    const known = await this.knownToNode(row.txHash);
     const waited = head - (row.submittedBlock ?? head);
     if (!known || waited >= deps.replaceAfterBlocks) await this.replace(row, head);
   }
@@ -126,11 +141,25 @@ export class TransactionTracker {
     return null;
   }
 
-  /** A node that already has it answers "already known" or "nonce too low": both mean it went out. */
+  /** Whether the node has the transaction; a node that cannot be reached says nothing (the row waits). */
+  private async knownToNode(hash: string): Promise<boolean> {
+    try {
+      return (await this.deps.client.getTransaction(hash)) !== null;
+    } catch (err) {
+      if (isOutageError(err)) throw err;
+      return false;
+    }
+  }
+
+  /**
+   * A node that already has it answers "already known" or "nonce too low": both mean it went out. No node
+   * reached: thrown, so the row is not marked broadcast and is sent again at a later block.
+   */
   private async broadcast(raw: string): Promise<void> {
     try {
       await this.deps.client.send('eth_sendRawTransaction', [raw]);
     } catch (err) {
+      if (isOutageError(err)) throw err;
       this.deps.log.debug({ err }, 're-broadcast refused');
     }
   }

@@ -287,6 +287,41 @@ describeEachStore('keeper store', (kind) => {
       expect(await limit.claim([stale.id], OWNER_B, LEASE_MS, later)).toHaveLength(1);
     });
 
+    it("takes back at once an owner's unexpired claims never sent, leaving other owners' and sent ones", async () => {
+      const [mine, alsoMine, inTx, theirs] = await insertOrders(4);
+      await limit.claim([mine.id, alsoMine.id, inTx.id], OWNER_A, LEASE_MS, NOW);
+      await limit.claim([theirs.id], OWNER_B, LEASE_MS, NOW);
+      const submitted = await txs.submitBatch(
+        batch({
+          limitOrders: [
+            { id: inTx.id, version: 1, allowance: '1', estimateGas: '2', effectivePriceGas: '3' },
+          ],
+        }),
+        OWNER_A,
+        LEASE_MS,
+        NOW + 1,
+      );
+      expect(submitted.kind).toBe('submitted');
+
+      // Long before the lease expires (a restart with the same KEEPER_ID).
+      expect((await limit.releaseLeasesOf(OWNER_A, NOW + 2)).sort()).toEqual([mine.id, alsoMine.id].sort());
+      for (const id of [mine.id, alsoMine.id]) {
+        expect(await limit.findById(id)).toMatchObject({
+          status: 'pending',
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          attemptNumber: 0,
+          version: 2,
+          updatedAt: NOW + 2,
+        });
+      }
+      expect(await limit.findById(inTx.id)).toMatchObject({ status: 'submitted', leaseOwner: OWNER_A });
+      expect(await limit.findById(theirs.id)).toMatchObject({ status: 'executing', leaseOwner: OWNER_B });
+      expect(await limit.releaseLeasesOf(OWNER_A, NOW + 3)).toEqual([]);
+      // Claimable again at once, by any keeper.
+      expect(await limit.claim([mine.id], OWNER_A, LEASE_MS, NOW + 3)).toHaveLength(1);
+    });
+
     it('releases a lease only for its owner, without counting an attempt', async () => {
       const [order] = await insertOrders(1);
       await limit.claim([order.id], OWNER_A, LEASE_MS, NOW);
@@ -553,6 +588,29 @@ describeEachStore('keeper store', (kind) => {
         'expired',
         'cancelled',
       ]);
+    });
+
+    it("takes back an owner's unsent DCA claims at once, cancelling those of a cancelled strategy", async () => {
+      const strategy = await insertStrategy({ iterations: 3 });
+      const stopped = await insertStrategy({ iterations: 1 });
+      const orders = [];
+      for (let i = 0; i < 3; i += 1) {
+        const r = await dca.createIteration(strategy.id, i, NOW, 1, NOW);
+        if (r.kind === 'created') orders.push(r.order);
+      }
+      const last = await dca.createIteration(stopped.id, 0, NOW, 1, NOW);
+      if (last.kind !== 'created') throw new Error('no iteration');
+      await dca.claimOrders([orders[0].id, orders[1].id, last.order.id], OWNER_A, LEASE_MS, NOW);
+      await dca.claimOrders([orders[2].id], OWNER_B, LEASE_MS, NOW);
+      await store.knex('dca_strategies').where({ id: stopped.id }).update({ status: 'cancelled' });
+
+      expect((await dca.releaseLeasesOf(OWNER_A, NOW + 1)).sort()).toEqual(
+        [orders[0].id, orders[1].id, last.order.id].sort(),
+      );
+      expect(await dca.findOrder(orders[0].id)).toMatchObject({ status: 'pending', attemptNumber: 0 });
+      expect(await dca.findOrder(orders[1].id)).toMatchObject({ status: 'pending', leaseOwner: null });
+      expect((await dca.findOrder(last.order.id))?.status).toBe('cancelled');
+      expect(await dca.findOrder(orders[2].id)).toMatchObject({ status: 'executing', leaseOwner: OWNER_B });
     });
 
     it('finishes a strategy only when every iteration exists and every order is final', async () => {

@@ -39,6 +39,12 @@ describe('DCA slots', () => {
     expect(created).toEqual([0, 1, 2]);
   });
 
+  it('hands out at most `limit` due iterations per call, the rest at the next', () => {
+    const s = { createdAt: T0, frequency: 0, iterations: 1e9, iterationsCreated: 0 };
+    expect(dueIterations(s, T0, 100)).toEqual(Array.from({ length: 100 }, (_, k) => k));
+    expect(dueIterations({ ...s, iterationsCreated: 100 }, T0, 2)).toEqual([100, 101]);
+  });
+
   it('does not let a late iteration push the later slots back', () => {
     const s = { createdAt: T0, frequency: 60, iterations: 5, iterationsCreated: 0 };
     // Iteration 0 created 45 s late; iteration 1 is still due at T0 + 60 s, not at T0 + 105 s.

@@ -1,9 +1,16 @@
 import { Wallet, getAddress } from 'ethers';
 import { batchPulls, encodeExecuteBatch } from '../../keeper/plan/execute-batch-call';
 import type { ExecutionOrder } from '../../keeper/plan/execution-order';
-import { decideFailure, FAILURE_KINDS, MAX_ATTEMPTS } from '../../keeper/plan/failure-kinds';
+import {
+  countsAsAttempt,
+  decideFailure,
+  FAILURE_KINDS,
+  MAX_ATTEMPTS,
+  OUTAGE_DELAY_MS,
+} from '../../keeper/plan/failure-kinds';
 import { fundingKey, judgeFunding, type FundingVerdict } from '../../keeper/plan/funding-check';
 import { decimalOf, limitOrderMinimumOut, valueAtPrice } from '../../keeper/plan/order-amounts';
+import { amountTerms, limitOrderTerms, strategyTerms } from '../../keeper/plan/order-terms';
 import {
   PAIR_AUTHORIZATION_DOMAIN,
   PAIR_AUTHORIZATION_TYPES,
@@ -48,13 +55,106 @@ describe('failure table', () => {
   });
 
   it('backs off other failures with a growing delay, final after MAX_ATTEMPTS', () => {
-    const first = decideFailure('RPC_ERROR', 0, 1000);
-    const second = decideFailure('RPC_ERROR', 1, 1000);
+    const first = decideFailure('SWAP_FAILED', 0, 1000);
+    const second = decideFailure('SWAP_FAILED', 1, 1000);
     expect(first.final).toBe(false);
     expect(second.nextAttemptAt - 1000).toBe(2 * (first.nextAttemptAt - 1000));
-    expect(decideFailure('RPC_ERROR', MAX_ATTEMPTS - 1, 1000).final).toBe(true);
+    expect(decideFailure('SWAP_FAILED', MAX_ATTEMPTS - 1, 1000).final).toBe(true);
+    expect(countsAsAttempt('SWAP_FAILED')).toBe(true);
     // An unknown reason is treated as back-off, never as final on the first try.
     expect(decideFailure('SOMETHING_NEW', 0, 1000).final).toBe(false);
+  });
+
+  it('delays an order caught by an outage briefly, never counting it and never making it final', () => {
+    expect(countsAsAttempt('RPC_ERROR')).toBe(false);
+    for (const attempts of [0, MAX_ATTEMPTS - 1, MAX_ATTEMPTS + 10]) {
+      expect(decideFailure('RPC_ERROR', attempts, 1000)).toEqual({
+        final: false,
+        nextAttemptAt: 1000 + OUTAGE_DELAY_MS,
+      });
+    }
+  });
+
+  it('makes values that cannot execute final at once', () => {
+    for (const reason of [
+      'INVALID_AMOUNT',
+      'INVALID_PRICE',
+      'INVALID_SLIPPAGE',
+      'INVALID_SCHEDULE',
+      'ZERO_AMOUNT',
+    ]) {
+      expect(decideFailure(reason, 0, 1000)).toEqual({ final: true, nextAttemptAt: 1000 });
+    }
+  });
+});
+
+describe('order terms: stored values read exactly, or the reason they cannot execute', () => {
+  const MAX = 2n ** 256n - 1n;
+
+  it('reads plain decimal amounts in base units, trailing zeros past the decimals included', () => {
+    expect(amountTerms('1.5', 6)).toEqual({ ok: true, terms: 1_500_000n });
+    expect(amountTerms('1.5000000000', 6)).toEqual({ ok: true, terms: 1_500_000n });
+    expect(amountTerms(MAX.toString(), 0)).toEqual({ ok: true, terms: MAX });
+  });
+
+  it('refuses amounts that are not decimals, finer than the token, beyond uint256, or zero', () => {
+    const reasons = (amount: string, decimals: number) => {
+      const read = amountTerms(amount, decimals);
+      return read.ok ? 'ok' : read.reason;
+    };
+    for (const amount of ['1e308', 'NaN', '-1', '0x10', '', '1.2.3', 'Infinity']) {
+      expect({ amount, reason: reasons(amount, 18) }).toEqual({ amount, reason: 'INVALID_AMOUNT' });
+    }
+    expect(reasons('0.0000001', 6)).toBe('INVALID_AMOUNT');
+    expect(reasons((MAX + 1n).toString(), 0)).toBe('INVALID_AMOUNT');
+    expect(reasons(`1${'0'.repeat(80)}`, 18)).toBe('INVALID_AMOUNT');
+    expect(reasons('0.000', 6)).toBe('ZERO_AMOUNT');
+  });
+
+  it('reads a limit order, or names the field that cannot execute', () => {
+    const order = { amount: '2', priceTrigger: '2500', slippage: '0.5' };
+    expect(limitOrderTerms(order, 18, 6)).toEqual({
+      ok: true,
+      terms: { amountIn: 2n * E18, minAmountOut: 4_975_000_000n },
+    });
+    const reason = (over: Partial<typeof order>) => {
+      const read = limitOrderTerms({ ...order, ...over }, 18, 6);
+      return read.ok ? 'ok' : read.reason;
+    };
+    expect(reason({ priceTrigger: '1e-9' })).toBe('INVALID_PRICE');
+    expect(reason({ priceTrigger: `1${'0'.repeat(80)}` })).toBe('INVALID_PRICE');
+    expect(reason({ slippage: '150' })).toBe('INVALID_SLIPPAGE');
+    expect(reason({ slippage: 'abc' })).toBe('INVALID_SLIPPAGE');
+    expect(reason({ amount: '1e308' })).toBe('INVALID_AMOUNT');
+  });
+
+  it('reads a DCA strategy, or names the field that cannot execute', () => {
+    const strategy = {
+      totalAmount: 0.3,
+      iterations: 3,
+      frequency: 60,
+      slippage: 1,
+      minPrice: null,
+      maxPrice: 1e308,
+    };
+    expect(strategyTerms(strategy, 18)).toEqual({
+      ok: true,
+      terms: { total: (3n * E18) / 10n, slippagePercent: '1' },
+    });
+    const reason = (over: Partial<typeof strategy>, decimals = 18) => {
+      const read = strategyTerms({ ...strategy, ...over }, decimals);
+      return read.ok ? 'ok' : read.reason;
+    };
+    expect(reason({ totalAmount: 1e308 })).toBe('INVALID_AMOUNT');
+    expect(reason({ totalAmount: 1e-7 }, 6)).toBe('INVALID_AMOUNT');
+    expect(reason({ totalAmount: Number.NaN })).toBe('INVALID_AMOUNT');
+    expect(reason({ totalAmount: -1 })).toBe('INVALID_AMOUNT');
+    expect(reason({ iterations: 0 })).toBe('INVALID_SCHEDULE');
+    expect(reason({ iterations: 2.5 })).toBe('INVALID_SCHEDULE');
+    expect(reason({ frequency: -5 })).toBe('INVALID_SCHEDULE');
+    expect(reason({ frequency: Number.NaN })).toBe('INVALID_SCHEDULE');
+    expect(reason({ slippage: 150 })).toBe('INVALID_SLIPPAGE');
+    expect(reason({ slippage: Number.NaN })).toBe('INVALID_SLIPPAGE');
   });
 });
 

@@ -303,6 +303,30 @@ export class KeeperDcaRepository {
     });
   }
 
+  /**
+   * Executing orders `owner` claimed and never put in a transaction go back to pending (or cancelled), whatever
+   * their lease's expiry: a keeper restarted under the same KEEPER_ID takes its own claims back at once (see the
+   * limit one). Not counted as an attempt.
+   */
+  async releaseLeasesOf(owner: string, nowMs: number): Promise<string[]> {
+    return this.moves.atomic(async (db) => {
+      const rows = await this.moves.moveReturning(
+        db,
+        (q) =>
+          q.where({ status: 'executing', lease_owner: owner }).whereNull('keeper_tx_id').limit(SWEEP_LIMIT),
+        { status: 'pending', lease_owner: null, lease_expires_at: null },
+        nowMs,
+        'all',
+      );
+      await this.cancelWhereStrategyInactive(
+        db,
+        rows.map((row) => row.id),
+        nowMs,
+      );
+      return rows.map((row) => row.id);
+    });
+  }
+
   /** Executing orders inside a transaction whose tracker stopped renewing its lease (see the limit one). */
   async listTrackedWithExpiredLease(nowMs: number, limit = SWEEP_LIMIT): Promise<KeeperDcaOrder[]> {
     const rows: KeeperDcaOrderRow[] = await this.knex(ORDERS)

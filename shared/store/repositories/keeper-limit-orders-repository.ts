@@ -285,6 +285,26 @@ export class KeeperLimitOrdersRepository {
   }
 
   /**
+   * executing → pending for the orders `owner` claimed and never put in a transaction, whatever their lease's
+   * expiry: a keeper restarted under the same KEEPER_ID knows these claims are its own and that nothing of them was
+   * signed (submitBatch moves an order out of this state in the same store transaction that records its batch), so
+   * it takes them back at once instead of waiting out the lease. Not counted as an attempt.
+   */
+  async releaseLeasesOf(owner: string, nowMs: number): Promise<string[]> {
+    return this.moves.atomic(async (db) => {
+      const rows = await this.moves.moveReturning(
+        db,
+        (q) =>
+          q.where({ status: 'executing', lease_owner: owner }).whereNull('keeper_tx_id').limit(SWEEP_LIMIT),
+        { status: 'pending', lease_owner: null, lease_expires_at: null },
+        nowMs,
+        'all',
+      );
+      return rows.map((row) => row.id);
+    });
+  }
+
+  /**
    * Submitted orders whose tracker stopped renewing its lease. They are never moved back blindly: the
    * transaction carrying them (`keeperTxId`) may be mined, pending, or dropped, and the contract's `executed(id)`
    * and events say which. The keeper transactions repository's `takeOverExpired` hands those transactions, and

@@ -1,0 +1,308 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  Contract,
+  Interface,
+  MaxUint256,
+  Wallet,
+  id as keccakId,
+  type JsonRpcProvider,
+  type TransactionResponse,
+} from 'ethers';
+import { loadArtifact } from '../../contracts-abi/artifacts';
+import type { ManifestChain } from '../../devnet/manifest';
+import type { LimitOrderResponse } from '../../api/routes/limit-orders/limit-order-response';
+import type { KeeperInstance } from '../../keeper/build-keeper';
+import { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES } from '../../keeper/plan/pair-signature';
+import type { Store } from '../../shared/store/store';
+import type { ApiClient } from './api-client';
+import type { RunningService } from './service-harness';
+
+/**
+ * Limit orders for the keeper's fault end-to-end suites: the manifest's test accounts approve the OrderExecutor and
+ * sign both directions of WETH/USDC, orders far below the devnet market (ETH ≈ 3,000 USD) are created through the
+ * public API, and "exactly once" is read from the chain (one OrderExecuted event per order id) and from the API.
+ */
+
+export type Order = LimitOrderResponse;
+
+export interface OrderMaker {
+  wallet: Wallet;
+  /** Pair authorization per `tokenIn>tokenOut`. */
+  signatures: Map<string, string>;
+}
+
+interface Pair {
+  tokenIn: { symbol: string; address: string };
+  tokenOut: { symbol: string; address: string };
+  amount: string;
+  trigger: string;
+}
+
+interface ExecutedLog {
+  onchainId: string;
+  txHash: string;
+}
+
+const ORDER_EXECUTOR = new Interface(loadArtifact('OrderExecutor').abi);
+const ORDER_EXECUTED_TOPIC = ORDER_EXECUTOR.getEvent('OrderExecuted')!.topicHash;
+const ERC20 = ['function approve(address spender, uint256 amount) returns (bool)'];
+const HOUR_MS = 3_600_000;
+const APPROVE_GAS = 100_000n;
+/** Far below the devnet market: every order crosses at once and stays crossed while they fill. */
+const SELL_WETH = { amount: '0.05', trigger: '2000' };
+const SELL_USDC = { amount: '100', trigger: '0.0002' };
+
+function token(manifest: ManifestChain, symbol: string): { symbol: string; address: string } {
+  const found = manifest.tokens.find((t) => t.symbol === symbol);
+  if (!found) throw new Error(`devnet has no ${symbol}`);
+  return { symbol: found.symbol, address: found.address };
+}
+
+function pairs(manifest: ManifestChain): { sellWeth: Pair; sellUsdc: Pair } {
+  const weth = token(manifest, 'WETH');
+  const usdc = token(manifest, 'USDC');
+  return {
+    sellWeth: { tokenIn: weth, tokenOut: usdc, ...SELL_WETH },
+    sellUsdc: { tokenIn: usdc, tokenOut: weth, ...SELL_USDC },
+  };
+}
+
+/** Polls for the receipt with a deadline: a transaction that never mines fails the test with its hash. */
+async function minedReceipt(provider: JsonRpcProvider, tx: TransactionResponse): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const receipt = await provider.getTransactionReceipt(tx.hash);
+    if (receipt) {
+      if (receipt.status !== 1) throw new Error(`transaction ${tx.hash} reverted`);
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`transaction ${tx.hash} not mined`);
+    await sleep(50);
+  }
+}
+
+/**
+ * The four manifest accounts, each approving the OrderExecutor for WETH and USDC and signing both directions.
+ * One transaction at a time and with a fixed gas limit: ganache 7 was seen to leave an eth_estimateGas sent while
+ * it mines another sender's transaction unanswered for good.
+ */
+export async function prepareMakers(
+  running: Pick<RunningService, 'manifest' | 'provider'>,
+): Promise<OrderMaker[]> {
+  const { manifest, provider } = running;
+  const executor = manifest.contracts.orderExecutor;
+  const { sellWeth, sellUsdc } = pairs(manifest);
+  const makers: OrderMaker[] = [];
+  for (const account of manifest.accounts) {
+    const wallet = new Wallet(account.privateKey, provider);
+    for (const t of [sellWeth.tokenIn, sellUsdc.tokenIn]) {
+      const approve = new Contract(t.address, ERC20, wallet).getFunction('approve');
+      const sent = (await approve(executor, MaxUint256, { gasLimit: APPROVE_GAS })) as TransactionResponse;
+      await minedReceipt(provider, sent);
+    }
+    const signatures = new Map<string, string>();
+    for (const p of [sellWeth, sellUsdc]) {
+      const signature = await wallet.signTypedData(
+        { ...PAIR_AUTHORIZATION_DOMAIN, chainId: manifest.chainId, verifyingContract: executor },
+        PAIR_AUTHORIZATION_TYPES,
+        { maker: wallet.address, tokenIn: p.tokenIn.address, tokenOut: p.tokenOut.address },
+      );
+      signatures.set(`${p.tokenIn.address}>${p.tokenOut.address}`, signature);
+    }
+    makers.push({ wallet, signatures });
+  }
+  return makers;
+}
+
+function orderBody(chainId: number, maker: OrderMaker, pair: Pair): Record<string, unknown> {
+  return {
+    accountTo: maker.wallet.address,
+    chainId,
+    inTokenAddress: pair.tokenIn.address,
+    outTokenAddress: pair.tokenOut.address,
+    tokenASymbol: pair.tokenIn.symbol,
+    tokenBSymbol: pair.tokenOut.symbol,
+    amount: pair.amount,
+    priceTrigger: pair.trigger,
+    price: pair.trigger,
+    expired: String(Date.now() + HOUR_MS),
+    gasPrice: '1',
+    slippage: '1',
+    signature: maker.signatures.get(`${pair.tokenIn.address}>${pair.tokenOut.address}`),
+  };
+}
+
+/** `count` crossed orders spread over the makers, both directions of WETH/USDC. */
+export function orderBodies(
+  running: Pick<RunningService, 'manifest'>,
+  makers: OrderMaker[],
+  count: number,
+): Record<string, unknown>[] {
+  const { sellWeth, sellUsdc } = pairs(running.manifest);
+  return Array.from({ length: count }, (_, i) =>
+    orderBody(running.manifest.chainId, makers[i % makers.length]!, i % 3 === 2 ? sellUsdc : sellWeth),
+  );
+}
+
+/**
+ * Creates the orders through the API, a few at a time. Until a keeper has published the pair's reference price
+ * the API answers 400 `Not exist reference price…`: those are retried for a while.
+ */
+export async function createOrders(client: ApiClient, bodies: Record<string, unknown>[]): Promise<Order[]> {
+  const created: Order[] = [];
+  const deadline = Date.now() + 60_000;
+  const createOne = async (body: Record<string, unknown>): Promise<Order> => {
+    for (;;) {
+      const res = await client.post<Order>('/limit-order', body);
+      if (res.status === 200 && res.body.data) return res.body.data;
+      const noPriceYet = res.status === 400 && /Not exist reference price/.test(res.text);
+      if (!noPriceYet || Date.now() > deadline) throw new Error(`order creation: ${res.status} ${res.text}`);
+      await sleep(250);
+    }
+  };
+  for (let i = 0; i < bodies.length; i += 20) {
+    created.push(...(await Promise.all(bodies.slice(i, i + 20).map(createOne))));
+  }
+  return created;
+}
+
+export async function listOrders(client: ApiClient): Promise<Map<string, Order>> {
+  const res = await client.get<Order[]>('/limit-order');
+  if (res.status !== 200 || !res.body.data) throw new Error(`list: ${res.status} ${res.text}`);
+  return new Map(res.body.data.map((o) => [o.id, o]));
+}
+
+export async function waitFor<T>(
+  what: string,
+  read: () => Promise<T | undefined>,
+  timeoutMs: number,
+  intervalMs = 250,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
+
+/** The orders of `ids` failed, with their reasons: an order settled `failed` must not happen in these suites. */
+export function failedAmong(orders: Map<string, Order>, ids: readonly string[]): [string, string[]][] {
+  return ids
+    .map((i) => orders.get(i))
+    .filter((o): o is Order => o?.status === 'failed')
+    .map((o) => [o.id, o.reasonFail]);
+}
+
+/** Waits until every order has ended; fails at once on an order settled `failed`, which must not happen here. */
+export async function waitForAllCompleted(
+  client: ApiClient,
+  ids: readonly string[],
+  timeoutMs: number,
+): Promise<Map<string, Order>> {
+  let last = new Map<string, Order>();
+  try {
+    return await waitFor(
+      'every order completed',
+      async () => {
+        last = await listOrders(client);
+        const failed = failedAmong(last, ids);
+        if (failed.length) throw new Error(`orders failed: ${JSON.stringify(failed)}`);
+        return ids.every((i) => last.get(i)?.status === 'completed') ? last : undefined;
+      },
+      timeoutMs,
+    );
+  } catch (err) {
+    const byStatus: Record<string, number> = {};
+    for (const i of ids) {
+      const status = last.get(i)?.status ?? 'missing';
+      byStatus[status] = (byStatus[status] ?? 0) + 1;
+    }
+    throw new Error(`${(err as Error).message}; statuses: ${JSON.stringify(byStatus)}`);
+  }
+}
+
+async function executedLogs(provider: JsonRpcProvider, orderExecutor: string): Promise<ExecutedLog[]> {
+  const logs = await provider.getLogs({
+    address: orderExecutor,
+    topics: [ORDER_EXECUTED_TOPIC],
+    fromBlock: 0,
+    toBlock: 'latest',
+  });
+  return logs.map((l) => ({
+    onchainId: l.topics[1]!.toLowerCase(),
+    txHash: l.transactionHash,
+  }));
+}
+
+/**
+ * Every order completed once: exactly one OrderExecuted event per order id on the whole chain, none for another
+ * id, and the API's `txHash` of each order is the transaction holding its event.
+ */
+export async function expectExecutedExactlyOnce(
+  running: Pick<RunningService, 'manifest' | 'provider'>,
+  orders: Map<string, Order>,
+  ids: string[],
+): Promise<void> {
+  const logs = await executedLogs(running.provider, running.manifest.contracts.orderExecutor);
+  const byOnchainId = new Map<string, ExecutedLog[]>();
+  for (const log of logs) byOnchainId.set(log.onchainId, [...(byOnchainId.get(log.onchainId) ?? []), log]);
+  const twice = [...byOnchainId.entries()].filter(([, l]) => l.length > 1).map(([k]) => k);
+  expect(twice).toEqual([]);
+  expect(logs).toHaveLength(ids.length);
+  for (const orderId of ids) {
+    const order = orders.get(orderId)!;
+    expect({ id: orderId, status: order.status }).toEqual({ id: orderId, status: 'completed' });
+    const events = byOnchainId.get(keccakId(orderId).toLowerCase()) ?? [];
+    expect({ id: orderId, events: events.length }).toEqual({ id: orderId, events: 1 });
+    expect({ id: orderId, txHash: order.txHash }).toEqual({ id: orderId, txHash: events[0]!.txHash });
+  }
+}
+
+export interface TransactionRow {
+  id: string;
+  executor: string;
+  nonce: number;
+  status: string;
+  txHash: string;
+  txHashes: string[];
+  limitOrderIds: string[];
+}
+
+export async function transactionRows(store: Store): Promise<TransactionRow[]> {
+  const rows: Array<Record<string, unknown>> = await store.knex('keeper_transactions').select('*');
+  return rows.map((r) => ({
+    id: String(r.id),
+    executor: String(r.executor),
+    nonce: Number(r.nonce),
+    status: String(r.status),
+    txHash: String(r.tx_hash),
+    txHashes: JSON.parse(String(r.tx_hashes)) as string[],
+    limitOrderIds: JSON.parse(String(r.limit_order_ids)) as string[],
+  }));
+}
+
+/** Each order in exactly one settled batch row, and no row left open. */
+export function expectOneSettledRowPerOrder(rows: TransactionRow[], ids: string[]): void {
+  expect(rows.filter((r) => ['signed', 'pending', 'mined'].includes(r.status))).toEqual([]);
+  const seen = new Map<string, number>();
+  for (const row of rows.filter((r) => r.status === 'settled'))
+    for (const orderId of row.limitOrderIds) seen.set(orderId, (seen.get(orderId) ?? 0) + 1);
+  expect([...seen.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+  expect([...seen.keys()].sort()).toEqual([...ids].sort());
+}
+
+/** A metric's value summed over its series (a matcher narrows them); undefined when the keeper has no such metric. */
+export async function metricValue(
+  keeper: KeeperInstance,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number | undefined> {
+  const metric = keeper.metrics.registry.getSingleMetric(name);
+  if (!metric) return undefined;
+  const { values } = await metric.get();
+  return values
+    .filter((v) => Object.entries(labels).every(([k, want]) => String(v.labels[k]) === want))
+    .reduce((sum, v) => sum + v.value, 0);
+}
