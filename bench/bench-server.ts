@@ -11,8 +11,8 @@ import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { createConnection } from 'mysql2/promise';
 import { buildApi } from '../api/build-api';
+import { benchMysqlDatabase } from './bench-database';
 import { loadConfig } from '../shared/config/load-config';
 import { signRequest } from '../shared/signing/request-signature';
 import { limitOrderBody } from './bench-requests';
@@ -29,31 +29,11 @@ async function serveBare(): Promise<void> {
   console.log(JSON.stringify({ baseUrl: `http://127.0.0.1:${port}/api/v1` }));
 }
 
-async function mysqlDatabase(serverUrl: string): Promise<string> {
-  const name = `tas_bench_${process.pid}`;
-  const conn = await createConnection({ uri: serverUrl });
-  await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
-  await conn.query(`CREATE DATABASE \`${name}\``);
-  await conn.end();
-  // The load generator stops this server with SIGTERM: leave no benchmark database behind.
-  process.once('SIGTERM', () => {
-    createConnection({ uri: serverUrl })
-      .then(async (c) => {
-        await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
-        await c.end();
-      })
-      .finally(() => process.exit(0));
-  });
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 async function serveApi(store: string, mysqlUrl: string, redisUrl: string): Promise<void> {
   const config = loadConfig({
     ...process.env,
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tas-bench-')),
-    DATABASE_URL: store === 'mysql' ? await mysqlDatabase(mysqlUrl) : '',
+    DATABASE_URL: store === 'mysql' ? await benchMysqlDatabase(mysqlUrl, 'tas_bench') : '',
     REDIS_URL: redisUrl,
     REDIS_KEY_PREFIX: `tas-bench:${process.pid}:`,
     PORT: '0',

@@ -6,33 +6,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createConnection } from 'mysql2/promise';
 import { buildApi } from '../../api/build-api';
+import { benchMysqlDatabase } from '../bench-database';
 import { loadConfig } from '../../shared/config/load-config';
 import { signRequest, type Credentials } from '../../shared/signing/request-signature';
 import { limitOrderBody } from '../bench-requests';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 3000);
 const CREATE_CONCURRENCY = 20;
-
-async function mysqlDatabase(serverUrl: string): Promise<string> {
-  const name = `tas_fair_${process.pid}`;
-  const conn = await createConnection({ uri: serverUrl });
-  await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
-  await conn.query(`CREATE DATABASE \`${name}\``);
-  await conn.end();
-  process.once('SIGTERM', () => {
-    createConnection({ uri: serverUrl })
-      .then(async (c) => {
-        await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
-        await c.end();
-      })
-      .finally(() => process.exit(0));
-  });
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 async function account(baseUrl: string, name: string): Promise<Credentials> {
   const res = await fetch(`${baseUrl}/accounts`, {
@@ -69,7 +50,7 @@ async function serve(store: string, mysqlUrl: string): Promise<void> {
   const config = loadConfig({
     ...process.env,
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tas-fair-')),
-    DATABASE_URL: store === 'mysql' ? await mysqlDatabase(mysqlUrl) : '',
+    DATABASE_URL: store === 'mysql' ? await benchMysqlDatabase(mysqlUrl, 'tas_fair') : '',
     PORT: '0',
     ADMIN_PORT: '0',
     LOG_LEVEL: 'silent',

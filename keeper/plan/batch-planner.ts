@@ -4,7 +4,7 @@ import { minimumAfterSlippage } from '../../shared/routing/fees';
 import { pathsOf, type PathParams } from '../../shared/routing/swap-calldata';
 import type { BatchGroup } from './execute-batch-call';
 import type { ExecutionOrder } from './execution-order';
-import { valueAtPrice } from './order-amounts';
+import { valueAtPrice } from '../../shared/domain/amount-bounds';
 
 export interface PricedOrder {
   order: ExecutionOrder;

@@ -1,7 +1,8 @@
 import { MaxUint256 } from 'ethers';
 import type { DcaStrategy } from '../../shared/domain/dca';
 import { minimumAfterSlippage } from '../../shared/routing/fees';
-import { decimalOf, limitOrderMinimumOut } from './order-amounts';
+import { plainDecimalOf } from '../../shared/domain/amount-bounds';
+import { limitOrderMinimumOut } from './order-amounts';
 
 /**
  * Why a stored order or strategy cannot execute, whatever the market does: the API refuses such values, but a row
@@ -95,7 +96,7 @@ export function strategyTerms(
   if (!Number.isFinite(totalAmount) || totalAmount <= 0) {
     return refuse('INVALID_AMOUNT', `totalAmount ${totalAmount} is not a positive number`);
   }
-  const total = amountTerms(decimalOf(totalAmount), decimalsIn);
+  const total = amountTerms(plainDecimalOf(totalAmount), decimalsIn);
   if (!total.ok) return total;
   if (!Number.isSafeInteger(iterations) || iterations < 1) {
     return refuse('INVALID_SCHEDULE', `iterations ${iterations} is not a positive integer`);
@@ -110,7 +111,7 @@ export function strategyTerms(
   if (!Number.isFinite(slippage) || slippage < 0) {
     return refuse('INVALID_SLIPPAGE', `slippage ${slippage} is not a percentage`);
   }
-  const slippagePercent = slippageTerms(decimalOf(slippage));
+  const slippagePercent = slippageTerms(plainDecimalOf(slippage));
   if (!slippagePercent.ok) return slippagePercent;
   return { ok: true, terms: { total: total.terms, slippagePercent: slippagePercent.terms } };
 }

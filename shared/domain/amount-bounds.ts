@@ -36,19 +36,20 @@ export function toBaseUnits(decimal: string, decimals: number): bigint {
 }
 
 /**
- * Output base units worth `amountIn` base units at `price` (units out per unit in), rounded up: the most a
- * keeper computing amount × price for this order can reach.
+ * Output base units worth `amountIn` base units at `price` (human units of out per 1 in, a decimal string),
+ * rounded down or up. Exact integer arithmetic: no double ever touches a maker's amounts.
  */
-export function outputAtPrice(
+export function valueAtPrice(
   amountIn: bigint,
   price: string,
   decimalsIn: number,
   decimalsOut: number,
+  rounding: 'down' | 'up' = 'down',
 ): bigint {
   const p = scaledDecimal(price);
   const numerator = amountIn * p.value * 10n ** BigInt(decimalsOut);
   const denominator = 10n ** BigInt(decimalsIn + p.scale);
-  return (numerator + denominator - 1n) / denominator;
+  return rounding === 'down' ? numerator / denominator : (numerator + denominator - 1n) / denominator;
 }
 
 /** Whether a plain decimal string is above `limit` (an integer), compared exactly. */
@@ -58,9 +59,8 @@ export function decimalAbove(decimal: string, limit: bigint): boolean {
 }
 
 /**
- * A JSON number (DCA amounts, prices and slippage are doubles) as the plain decimal string the keeper reads it
- * as: at most 20 fractional digits, never an exponent. The keeper's `decimalOf` writes it the same way, so what
- * passes here is exactly what the keeper converts to base units.
+ * A JSON number (DCA amounts, prices and slippage are doubles) as a plain decimal string: at most 20 fractional
+ * digits, never an exponent. The api checks and the keeper executes this same string.
  */
 export function plainDecimalOf(value: number): string {
   if (!Number.isFinite(value) || value < 0) throw new RangeError(`not a non-negative number: ${value}`);

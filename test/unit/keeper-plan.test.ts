@@ -9,7 +9,8 @@ import {
   OUTAGE_DELAY_MS,
 } from '../../keeper/plan/failure-kinds';
 import { fundingKey, judgeFunding, type FundingVerdict } from '../../keeper/plan/funding-check';
-import { decimalOf, limitOrderMinimumOut, valueAtPrice } from '../../keeper/plan/order-amounts';
+import { limitOrderMinimumOut } from '../../keeper/plan/order-amounts';
+import { plainDecimalOf as decimalOf, valueAtPrice } from '../../shared/domain/amount-bounds';
 import { amountTerms, limitOrderTerms, strategyTerms } from '../../keeper/plan/order-terms';
 import {
   PAIR_AUTHORIZATION_DOMAIN,

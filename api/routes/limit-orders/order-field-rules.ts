@@ -1,9 +1,4 @@
-import {
-  fractionDigits,
-  outputAtPrice,
-  toBaseUnits,
-  UINT256_MAX,
-} from '../../../shared/domain/amount-bounds';
+import { fractionDigits, toBaseUnits, UINT256_MAX, valueAtPrice } from '../../../shared/domain/amount-bounds';
 import type { ErrorDetail } from '../../../shared/domain/errors';
 import { LIMIT_ORDER_MUTABLE_FIELDS } from '../../../shared/domain/limit-order';
 
@@ -86,7 +81,8 @@ export function orderAmountDetails(
   if (fractionDigits(values.amount) > tokenIn.decimals) return details;
   const amountIn = toBaseUnits(values.amount, tokenIn.decimals);
   for (const field of PRICE_FIELDS) {
-    if (outputAtPrice(amountIn, values[field], tokenIn.decimals, tokenOut.decimals) <= UINT256_MAX) continue;
+    if (valueAtPrice(amountIn, values[field], tokenIn.decimals, tokenOut.decimals, 'up') <= UINT256_MAX)
+      continue;
     const rule = `amount × ${field} × 10^${tokenOut.decimals} (${tokenOut.symbol} decimals) must be at most ${UINT256_TEXT}`;
     details.push(
       sent.has(field)
