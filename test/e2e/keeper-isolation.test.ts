@@ -355,7 +355,7 @@ describe('keeper isolation', () => {
         await runMix(rows);
       }),
       // Every run executes real transactions: few runs, and no shrinking (each step would wait out a timeout).
-      { numRuns: 12, examples: [[example]], endOnFailure: true },
+      { numRuns: 6, examples: [[example]], endOnFailure: true },
     );
   });
 });

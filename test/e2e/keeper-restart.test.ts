@@ -24,6 +24,8 @@ import { mysqlServerForTests } from '../helpers/store-targets';
 jest.setTimeout(420_000);
 
 const LEASE_MS = 60_000;
+/** The lease of the claims another keeper must wait out: shorter, so the wait costs the suite less. */
+const WAITED_LEASE_MS = 20_000;
 const ORDERS = 6;
 const KEEPER_ID = 'keeper-restart-test';
 const EXECUTOR = devnetKeys(1).executors[0]!;
@@ -53,13 +55,17 @@ onMysql('a keeper restarted while it holds claims', () => {
       .whereIn('id', ids)
       .select('id', 'status', 'lease_owner', 'lease_expires_at', 'keeper_tx_id')) as ClaimRow[];
 
-  const startKeeper = async (id: string, chains: readonly ChainConfig[]): Promise<KeeperProcess> => {
+  const startKeeper = async (
+    id: string,
+    chains: readonly ChainConfig[],
+    leaseMs = LEASE_MS,
+  ): Promise<KeeperProcess> => {
     const child = await startKeeperProcess({
       chains,
       dataDir: running.target.dataDir,
       databaseUrl: running.target.databaseUrl,
       executorPrivateKeys: [EXECUTOR.privateKey],
-      env: { ...ENV, KEEPER_ID: id },
+      env: { ...ENV, KEEPER_ID: id, KEEPER_LEASE_MS: String(leaseMs) },
     });
     children.push(child);
     return child;
@@ -69,10 +75,12 @@ onMysql('a keeper restarted while it holds claims', () => {
    * Creates crossed orders and has a keeper under KEEPER_ID claim them all, then kills it (SIGKILL) before it can
    * send or release anything: its eth_gasPrice never answers. Resolves with the orders' ids and the claims' expiry.
    */
-  const claimedByKilledKeeper = async (): Promise<{ ids: string[]; leaseExpiresAt: number }> => {
+  const claimedByKilledKeeper = async (
+    leaseMs = LEASE_MS,
+  ): Promise<{ ids: string[]; leaseExpiresAt: number }> => {
     const ids = (await createOrders(running.client, orderBodies(running, makers, ORDERS))).map((o) => o.id);
     const held = running.devnet.chains.map((c) => ({ ...c, rpcUrls: [holdingProxy.url] }));
-    const doomed = await startKeeper(KEEPER_ID, held);
+    const doomed = await startKeeper(KEEPER_ID, held, leaseMs);
     const rows = await waitFor(
       'every order claimed by the keeper to be killed',
       async () => {
@@ -132,7 +140,7 @@ onMysql('a keeper restarted while it holds claims', () => {
     await same.kill('SIGTERM');
 
     // Another id: the claims stay the dead keeper's until their lease runs out, then the new keeper runs them.
-    const second = await claimedByKilledKeeper();
+    const second = await claimedByKilledKeeper(WAITED_LEASE_MS);
     const other = await startKeeper('another-keeper', running.devnet.chains);
     while (Date.now() < second.leaseExpiresAt - 5_000) {
       const rows = await claims(second.ids);
