@@ -1,5 +1,5 @@
 import { buildApi, type ApiInstance } from '../api/build-api';
-import { loadConfig } from '../shared/config/load-config';
+import { checkEnvironment, loadConfig } from '../shared/config/load-config';
 import { createLogger } from '../shared/log/create-logger';
 import { dialectOf } from '../shared/store/create-knex';
 import { loadDevnetConfig } from '../devnet/devnet-config';
@@ -13,6 +13,7 @@ import { buildKeeper, KEEPER_BLOCK_POLL_MS, type KeeperInstance } from '../keepe
  */
 async function main(): Promise<void> {
   const started = Date.now();
+  checkEnvironment();
   const devnetConfig = loadDevnetConfig();
   const bootLog = createLogger(process.env.LOG_LEVEL ?? 'info', 'embedded');
   // Filled as the parts come up, so a signal during start-up stops what already runs.

@@ -91,6 +91,76 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** Which variable sets each field, by the field's JSON pointer in AppConfig. */
+export const ENV_OF_FIELD: Readonly<Record<string, EnvName>> = {
+  '/host': 'HOST',
+  '/port': 'PORT',
+  '/adminPort': 'ADMIN_PORT',
+  '/dataDir': 'DATA_DIR',
+  '/databaseUrl': 'DATABASE_URL',
+  '/masterKey': 'MASTER_KEY',
+  '/chainsFile': 'CHAINS_FILE',
+  '/rateLimit/perSecond': 'RATE_LIMIT_PER_SECOND',
+  '/rateLimit/burst': 'RATE_LIMIT_BURST',
+  '/authFailureLimit/perSecond': 'AUTH_FAILURE_LIMIT_PER_SECOND',
+  '/authFailureLimit/burst': 'AUTH_FAILURE_LIMIT_BURST',
+  '/bodyLimitBytes': 'BODY_LIMIT_BYTES',
+  '/gatewayTimeoutMs': 'GATEWAY_TIMEOUT_MS',
+  '/accountCacheTtlMs': 'ACCOUNT_CACHE_TTL_MS',
+  '/protocolFeePips': 'PROTOCOL_FEE_PIPS',
+  '/redisUrl': 'REDIS_URL',
+  '/redisKeyPrefix': 'REDIS_KEY_PREFIX',
+  '/staleness/afterSeconds': 'STALE_AFTER_SECONDS',
+  '/staleness/afterBlocks': 'STALE_AFTER_BLOCKS',
+  '/listConcurrencyPerKey': 'LIST_CONCURRENCY_PER_KEY',
+  '/logLevel': 'LOG_LEVEL',
+  '/keeper/adminPort': 'KEEPER_ADMIN_PORT',
+  '/keeper/id': 'KEEPER_ID',
+  '/keeper/executorPrivateKeys': 'EXECUTOR_PRIVATE_KEYS',
+  '/keeper/executorKeystoreFiles': 'EXECUTOR_KEYSTORE_FILES',
+  '/keeper/executorKeystorePassword': 'EXECUTOR_KEYSTORE_PASSWORD',
+  '/keeper/leaseMs': 'KEEPER_LEASE_MS',
+  '/keeper/maxFeePerGasGwei': 'KEEPER_MAX_FEE_GWEI',
+  '/keeper/confirmations': 'KEEPER_CONFIRMATIONS',
+  '/keeper/replaceAfterBlocks': 'KEEPER_REPLACE_AFTER_BLOCKS',
+  '/keeper/lowBalanceWei': 'KEEPER_LOW_BALANCE_WEI',
+  '/keeper/maxBatchOrders': 'KEEPER_MAX_BATCH_ORDERS',
+  '/keeper/batchGasCap': 'KEEPER_BATCH_GAS_CAP',
+  '/keeper/pollIntervalMs': 'KEEPER_POLL_MS',
+  '/keeper/blockStallMs': 'KEEPER_BLOCK_STALL_MS',
+};
+
+/** Values never repeated in an error: keys, passwords, and URLs that may carry credentials. */
+const SECRET_ENV: ReadonlySet<EnvName> = new Set([
+  'MASTER_KEY',
+  'EXECUTOR_PRIVATE_KEYS',
+  'EXECUTOR_KEYSTORE_PASSWORD',
+  'DATABASE_URL',
+  'REDIS_URL',
+]);
+
+/**
+ * One problem in the operator's words: the variable and the value it was given (`PORT="abc" must be integer`),
+ * or the chains file's entry for a field that comes from there. A secret's value is never repeated.
+ */
+function problemOf(
+  pointer: string,
+  message: string | undefined,
+  env: Partial<Record<string, string | undefined>>,
+) {
+  const rule = message ?? 'is invalid';
+  if (pointer.startsWith('/chains')) {
+    const [, index, ...rest] = pointer.split('/').slice(1);
+    return `CHAINS_FILE chains[${index ?? ''}]${rest.length ? `.${rest.join('.')}` : ''} ${rule}`;
+  }
+  // A list variable's item (/keeper/executorPrivateKeys/1) is reported as the variable.
+  const field = Object.keys(ENV_OF_FIELD).find((f) => pointer === f || pointer.startsWith(`${f}/`));
+  const name = field ? ENV_OF_FIELD[field] : undefined;
+  if (!name) return `${pointer || '/'} ${rule}`;
+  if (SECRET_ENV.has(name)) return `${name} (value not shown) ${rule}`;
+  return `${name}=${JSON.stringify(env[name] ?? ENV_DEFAULTS[name])} ${rule}`;
+}
+
 /**
  * Builds the one config object of a process from its environment, validates it once and freezes it.
  * `overrides` lets tests and tools change single fields without touching the environment.
@@ -150,8 +220,8 @@ export function loadConfig(
   };
   const ajv = new Ajv({ allErrors: true });
   if (!ajv.validate(configSchema, raw)) {
-    const problems = (ajv.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
-    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+    const problems = (ajv.errors ?? []).map((e) => problemOf(e.instancePath, e.message, env));
+    throw new ConfigError(`Invalid configuration: ${[...new Set(problems)].join('; ')}`);
   }
   const ids = new Set<number>();
   for (const chain of raw.chains) {
@@ -160,4 +230,23 @@ export function loadConfig(
     ids.add(chain.chainId);
   }
   return deepFreeze(raw);
+}
+
+/** Stands in for the chains while the environment alone is checked; never used to serve anything. */
+const CHECK_ONLY_CHAIN: ChainConfig = {
+  chainId: 1,
+  name: 'environment check',
+  rpcUrls: [],
+  nativeSymbol: 'ETH',
+  nativeDecimals: 18,
+  wrappedNative: `0x${'0'.repeat(40)}`,
+  crossChainSource: false,
+};
+
+/**
+ * Checks every variable before anything starts (`npm start` brings up the local chains first, and only they
+ * provide the chains): a bad value stops the process at once, named, instead of after the chains are up.
+ */
+export function checkEnvironment(env: Partial<Record<string, string | undefined>> = process.env): void {
+  loadConfig(env, { chains: [CHECK_ONLY_CHAIN] });
 }
