@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AccountAuthenticator, NONCE_TTL_MS } from '../../api/gateway/account-authenticator';
@@ -30,7 +29,7 @@ import {
   type Envelope,
 } from '../helpers/api-client';
 import { startApi, startApiOn, testConfig, type RunningApi } from '../helpers/api-harness';
-import { requestFrom } from '../helpers/request-from';
+import { requestFrom, type PlainResponse } from '../helpers/request-from';
 import { describeEachStore } from '../helpers/store-targets';
 
 const UNAUTHORIZED = '{"message":"Unauthorized"}';
@@ -89,27 +88,8 @@ function httpRequest(
   pathAndQuery: string,
   headers: Record<string, string>,
   body?: string,
-): Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders }> {
-  return new Promise((resolve, reject) => {
-    const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
-    const req = http.request(
-      `${baseUrl}${pathAndQuery}`,
-      { method, headers: { ...headers, ...length } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            text: Buffer.concat(chunks).toString('utf8'),
-            headers: res.headers,
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+): Promise<PlainResponse> {
+  return requestFrom('127.0.0.1', baseUrl, method, pathAndQuery, headers, body);
 }
 
 function expectBare(res: ApiResponse<unknown>, status: number, text: string): void {
