@@ -2,6 +2,7 @@ import { buildApi, type ApiInstance } from '../api/build-api';
 import { checkEnvironment, loadConfig } from '../shared/config/load-config';
 import { createLogger } from '../shared/log/create-logger';
 import { dialectOf } from '../shared/store/create-knex';
+import { lockDataDir } from '../shared/store/data-dir-lock';
 import { loadDevnetConfig } from '../devnet/devnet-config';
 import { startDevnet, type RunningDevnet } from '../devnet/start-devnet';
 import { devnetKeys } from '../devnet/keys';
@@ -13,9 +14,13 @@ import { buildKeeper, KEEPER_BLOCK_POLL_MS, type KeeperInstance } from '../keepe
  */
 async function main(): Promise<void> {
   const started = Date.now();
-  checkEnvironment();
+  const { dataDir } = checkEnvironment();
   const devnetConfig = loadDevnetConfig();
   const bootLog = createLogger(process.env.LOG_LEVEL ?? 'info', 'embedded');
+  // Before anything touches the folder: a second start on it would share the chains' state and the store.
+  const unlock = await lockDataDir(dataDir, (err) =>
+    bootLog.warn({ err }, 'the data folder lock could not be refreshed; another start may take it over'),
+  );
   // Filled as the parts come up, so a signal during start-up stops what already runs.
   const running: { devnet?: RunningDevnet; api?: ApiInstance; keeper?: KeeperInstance } = {};
 
@@ -28,6 +33,7 @@ async function main(): Promise<void> {
       await running.keeper?.stop();
       await running.api?.close();
       await running.devnet?.stop();
+      await unlock();
       process.exit(0);
     } catch (err) {
       bootLog.error({ err }, 'shutdown failed');

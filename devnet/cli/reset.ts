@@ -2,13 +2,14 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { MASTER_KEY_FILE } from '../../api/gateway/master-key';
 import { SQLITE_FILE_NAME, createKnex } from '../../shared/store/create-knex';
+import { dataDirInUse } from '../../shared/store/data-dir-lock';
 import { rollbackAll } from '../../shared/store/migrate';
 import { MANIFEST_FILE } from '../manifest';
 import { DEVNET_FOLDER } from '../start-devnet';
 
 /**
  * `npm run devnet:reset`: starts the embedded world over, chains and store together (orders in a store that
- * outlives its chains would point at contracts that no longer exist). Run it while `npm start` is stopped.
+ * outlives its chains would point at contracts that no longer exist). Refused while `npm start` runs on the folder.
  * A MySQL store named by DATABASE_URL is emptied only with --force: it may not be a throw-away database.
  */
 export async function resetDevnet(
@@ -18,6 +19,10 @@ export async function resetDevnet(
 ): Promise<number> {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   const databaseUrl = env.DATABASE_URL ?? '';
+  if (await dataDirInUse(dataDir)) {
+    write(`DATA_DIR ${dataDir} is in use by a running service: stop it first (nothing was removed).`);
+    return 3;
+  }
   if (databaseUrl && !args.includes('--force')) {
     write('DATABASE_URL names a MySQL store: add --force to drop its tables too (nothing was removed).');
     return 2;

@@ -247,6 +247,8 @@ const CHECK_ONLY_CHAIN: ChainConfig = {
  * Checks every variable before anything starts (`npm start` brings up the local chains first, and only they
  * provide the chains): a bad value stops the process at once, named, instead of after the chains are up.
  */
-export function checkEnvironment(env: Partial<Record<string, string | undefined>> = process.env): void {
-  loadConfig(env, { chains: [CHECK_ONLY_CHAIN] });
+export function checkEnvironment(
+  env: Partial<Record<string, string | undefined>> = process.env,
+): Pick<AppConfig, 'dataDir'> {
+  return { dataDir: loadConfig(env, { chains: [CHECK_ONLY_CHAIN] }).dataDir };
 }

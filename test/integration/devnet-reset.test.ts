@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { resetDevnet } from '../../devnet/cli/reset';
+import { dataDirInUse, DataDirInUseError, lockDataDir } from '../../shared/store/data-dir-lock';
 import { openStore } from '../../shared/store/store';
 import { newAccountClient } from '../helpers/api-client';
 import { startApi } from '../helpers/api-harness';
@@ -21,6 +22,24 @@ describeEachStore('npm run devnet:reset', (kind) => {
   afterAll(async () => target?.cleanup());
 
   const env = (): Record<string, string> => ({ DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl });
+
+  it('refuses while a service holds the data folder, which a second service cannot take either', async () => {
+    const release = await lockDataDir(target.dataDir, () => undefined);
+    try {
+      await expect(lockDataDir(target.dataDir, () => undefined)).rejects.toThrow(
+        new DataDirInUseError(target.dataDir),
+      );
+      const refused: string[] = [];
+      expect(await resetDevnet(env(), ['--force'], (l) => refused.push(l))).toBe(3);
+      expect(refused).toEqual([
+        `DATA_DIR ${target.dataDir} is in use by a running service: stop it first (nothing was removed).`,
+      ]);
+      expect(existsSync(path.join(target.dataDir, 'devnet.json'))).toBe(true);
+    } finally {
+      await release();
+    }
+    expect(await dataDirInUse(target.dataDir)).toBe(false);
+  });
 
   if (kind === 'mysql') {
     it('refuses to empty a MySQL store without --force and removes nothing', async () => {
