@@ -4,12 +4,11 @@ import type { ChainFreshness } from '../../../shared/routing/sources/pool-state-
 
 export type MarketStateReader = Pick<QuoteEngine, 'isQuotable' | 'freshness'>;
 
-/** Why a chain's state is refused, for `error.details`: numbers an operator can act on, no RPC detail. */
+/** Why a chain's stale state is refused, for `error.details`: numbers an operator can act on, no RPC detail. */
 export function staleReason(freshness: ChainFreshness): string {
   if (freshness.reason === 'blocks') {
     return `Pool state is ${freshness.blocksBehind} blocks behind the chain head`;
   }
-  if (freshness.reason === 'no-state') return 'Pool state is not loaded yet';
   return Number.isFinite(freshness.ageMs)
     ? `Pool state was last confirmed at the chain head ${Math.floor(freshness.ageMs / 1000)} s ago`
     : 'Pool state has never been confirmed at the chain head';

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { isDuplicateKeyError, type Dialect } from '../create-knex';
 import type { DcaOrder, DcaStrategy, DcaStrategyStatus } from '../../domain/dca';
 import { orderFromRow, strategyFromRow, type DcaOrderRow, type DcaStrategyRow } from './dca-rows';
-import { chunks, KeeperRowMoves, type Db, type RowFilter } from './keeper-row-moves';
+import { chunks, KeeperRowMoves, type Db, type MoveMode, type RowFilter } from './keeper-row-moves';
 import { OPEN_KEEPER_TRANSACTION_STATUSES } from './keeper-transaction-statuses';
 
 /**
@@ -280,27 +280,8 @@ export class KeeperDcaRepository {
   }
 
   /** Executing orders of a crashed keeper that never reached a transaction go back to pending (or cancelled). */
-  async reclaimExpiredLeases(nowMs: number): Promise<string[]> {
-    return this.moves.atomic(async (db) => {
-      const rows = await this.moves.moveReturning(
-        db,
-        (q) =>
-          q
-            .where('status', 'executing')
-            .andWhere('lease_expires_at', '<', nowMs)
-            .whereNull('keeper_tx_id')
-            .limit(SWEEP_LIMIT),
-        { status: 'pending', lease_owner: null, lease_expires_at: null },
-        nowMs,
-        'sweep',
-      );
-      await this.cancelWhereStrategyInactive(
-        db,
-        rows.map((row) => row.id),
-        nowMs,
-      );
-      return rows.map((row) => row.id);
-    });
+  reclaimExpiredLeases(nowMs: number): Promise<string[]> {
+    return this.unsentToPending((q) => q.andWhere('lease_expires_at', '<', nowMs), 'sweep', nowMs);
   }
 
   /**
@@ -308,22 +289,17 @@ export class KeeperDcaRepository {
    * their lease's expiry: a keeper restarted under the same KEEPER_ID takes its own claims back at once (see the
    * limit one). Not counted as an attempt.
    */
-  async releaseLeasesOf(owner: string, nowMs: number): Promise<string[]> {
+  releaseLeasesOf(owner: string, nowMs: number): Promise<string[]> {
+    return this.unsentToPending((q) => q.andWhere('lease_owner', owner), 'all', nowMs);
+  }
+
+  /** Unsent claims back to pending; those of a strategy no longer active are cancelled instead. */
+  private unsentToPending(which: RowFilter, mode: MoveMode, nowMs: number): Promise<string[]> {
     return this.moves.atomic(async (db) => {
-      const rows = await this.moves.moveReturning(
-        db,
-        (q) =>
-          q.where({ status: 'executing', lease_owner: owner }).whereNull('keeper_tx_id').limit(SWEEP_LIMIT),
-        { status: 'pending', lease_owner: null, lease_expires_at: null },
-        nowMs,
-        'all',
-      );
-      await this.cancelWhereStrategyInactive(
-        db,
-        rows.map((row) => row.id),
-        nowMs,
-      );
-      return rows.map((row) => row.id);
+      const rows = await this.moves.unsentClaimsToPending(db, which, SWEEP_LIMIT, nowMs, mode);
+      const ids = rows.map((row) => row.id);
+      await this.cancelWhereStrategyInactive(db, ids, nowMs);
+      return ids;
     });
   }
 

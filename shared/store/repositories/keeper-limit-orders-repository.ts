@@ -268,15 +268,10 @@ export class KeeperLimitOrdersRepository {
    */
   async reclaimExpiredLeases(nowMs: number): Promise<string[]> {
     return this.moves.atomic(async (db) => {
-      const rows = await this.moves.moveReturning(
+      const rows = await this.moves.unsentClaimsToPending(
         db,
-        (q) =>
-          q
-            .where('status', 'executing')
-            .andWhere('lease_expires_at', '<', nowMs)
-            .whereNull('keeper_tx_id')
-            .limit(SWEEP_LIMIT),
-        { status: 'pending', lease_owner: null, lease_expires_at: null },
+        (q) => q.andWhere('lease_expires_at', '<', nowMs),
+        SWEEP_LIMIT,
         nowMs,
         'sweep',
       );
@@ -292,11 +287,10 @@ export class KeeperLimitOrdersRepository {
    */
   async releaseLeasesOf(owner: string, nowMs: number): Promise<string[]> {
     return this.moves.atomic(async (db) => {
-      const rows = await this.moves.moveReturning(
+      const rows = await this.moves.unsentClaimsToPending(
         db,
-        (q) =>
-          q.where({ status: 'executing', lease_owner: owner }).whereNull('keeper_tx_id').limit(SWEEP_LIMIT),
-        { status: 'pending', lease_owner: null, lease_expires_at: null },
+        (q) => q.andWhere('lease_owner', owner),
+        SWEEP_LIMIT,
         nowMs,
         'all',
       );

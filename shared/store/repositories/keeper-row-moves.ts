@@ -53,6 +53,27 @@ export class KeeperRowMoves<Row> {
   }
 
   /**
+   * executing → pending for claims `which` picks that never reached a transaction (at most `limit` of them). Safe
+   * whatever their lease says: submitBatch moves an order out of `executing` in the store transaction that records
+   * its batch, so nothing of these was signed. Not counted as an attempt.
+   */
+  unsentClaimsToPending(
+    db: Db,
+    which: RowFilter,
+    limit: number,
+    nowMs: number,
+    mode: MoveMode,
+  ): Promise<Row[]> {
+    return this.moveReturning(
+      db,
+      (q) => which(q.where('status', 'executing').whereNull('keeper_tx_id')).limit(limit),
+      { status: 'pending', ...this.noLease() },
+      nowMs,
+      mode,
+    );
+  }
+
+  /**
    * Moves every row matching the filter and returns the rows as written. SQLite: one UPDATE … RETURNING (the
    * statement is atomic and holds the write lock). MySQL, which has no UPDATE … RETURNING: the rows are locked
    * with FOR UPDATE (SKIP LOCKED but in mode `all`: a row another writer holds is left for later instead of
