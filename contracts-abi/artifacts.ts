@@ -14,7 +14,13 @@ export interface ContractArtifact {
 
 /** Our deployable contracts; the test-only ones exist on devnets and in tests only. */
 export type ContractName =
-  'SwapRouter' | 'OrderExecutor' | 'TokenSpender' | 'TestToken' | 'TestExternalSource' | 'TestSwapCaller';
+  | 'SwapRouter'
+  | 'OrderExecutor'
+  | 'TokenSpender'
+  | 'TestToken'
+  | 'TestExternalSource'
+  | 'TestSwapCaller'
+  | 'WrappedNative';
 
 export const ARTIFACTS_DIR = join(__dirname, 'artifacts');
 

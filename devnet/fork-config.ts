@@ -1,12 +1,14 @@
 /**
- * Forked mode: ganache serves a local chain whose state is read lazily from a user-supplied RPC URL at a
- * pinned (or the latest) block. Only our contracts are deployed there (deployServiceContracts), against the
- * real chain's wrapped native token and Uniswap factories. Notes:
- * - ganache 7.9.2 runs the fork with Shanghai rules: contracts of the real chain that need Cancun opcodes
- *   (tstore, mcopy, blobs) fail on the fork; Uniswap V2/V3 pools and ordinary ERC-20s work;
- * - the chain id is set explicitly to the real chain's id so signatures (EIP-155, EIP-712) match it;
- * - the devnet keys are funded on the fork exactly as on a plain devnet chain.
- * It cannot run on machines without internet; the unit test covers the options it builds.
+ * Forked mode (DEVNET_FORK_URL, DEVNET_FORK_BLOCK): one local chain whose state is read lazily from a
+ * user-supplied RPC URL at a pinned (or the latest) block, under the real chain's id so signatures (EIP-155,
+ * EIP-712) match it. On anvil (the default engine) the fork runs with the newest hardfork and anvil caches the
+ * RPC responses of a pinned block on disk, so a restart at the same block reads the remote chain again only for
+ * what it has not seen. ganache still forks (the options below) but runs Shanghai rules: contracts that need
+ * Cancun opcodes (tstore, mcopy, blobs) fail there.
+ * On the fork, startDevnet deploys only our contracts, against the real wrapped native and Uniswap factories
+ * (fork-addresses.ts), funds the devnet keys with native coins as on a plain chain, and gives the test accounts
+ * the real tokens by writing their balances (fork/fund-fork-accounts.ts). Without internet this is tested on a
+ * fork of a local chain (test/e2e/devnet-fork.test.ts); the unit tests cover the options and the slot probing.
  */
 export interface ForkConfig {
   /** RPC URL of the chain to fork (http(s) or ws(s)). */

@@ -53,7 +53,7 @@ export function devnetKeys(executorCount: number = DEFAULT_EXECUTOR_COUNT): Devn
   };
 }
 
-/** The keys ganache funds at genesis: every key that sends transactions (not the fee-receiving addresses). */
+/** The keys every devnet chain funds at genesis: every key that sends transactions (not the fee-receiving addresses). */
 export function fundedDevnetWallets(keys: DevnetKeys): Wallet[] {
   return [...keys.accounts, keys.deployer, ...keys.executors, keys.mover];
 }

@@ -7,18 +7,8 @@ import type { DeployedWorld } from './world/deploy-world';
 /** The file the api, the keeper, the tests and users read: DATA_DIR/devnet.json. */
 export const MANIFEST_FILE = 'devnet.json';
 
-export interface ManifestContracts {
-  weth: string;
-  multicall: string;
-  uniswapV2Factory: string;
-  uniswapV2Router02: string;
-  uniswapV3Factory: string;
-  uniswapV3QuoterV2: string;
-  uniswapV3SwapRouter: string;
-  swapRouter: string;
-  spender: string;
-  orderExecutor: string;
-}
+/** The contracts' addresses a manifest chain lists: exactly the keys its validator requires. */
+export type ManifestContracts = Record<(typeof MANIFEST_CONTRACT_KEYS)[number], string>;
 
 export interface ManifestToken {
   symbol: string;

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Contract } from 'ethers';
-import { loadArtifact } from '../contracts-abi/artifacts';
+import { orderExecutorInterface } from '../shared/chain/contract-interfaces';
 import type { ChainConfig } from '../shared/config/config-schema';
 import type { Logger } from '../shared/log/create-logger';
 import type { DevnetConfig } from './devnet-config';
-import { FORK_CONTRACTS } from './fork-addresses';
+import { deployForked, knownForkWorld } from './fork/deploy-forked';
 import { devnetKeys, type DevnetKeys } from './keys';
 import {
   MANIFEST_FILE,
@@ -15,13 +15,13 @@ import {
   type DevnetManifest,
   type ManifestChain,
 } from './manifest';
+import { DEVNET_FOLDER, chainConfigOf, devnetTokenListPath } from './manifest-chains';
 import { startChain, type ChainHandle } from './start-chain';
-import { deployServiceContracts } from './world/deploy-service-contracts';
 import { deployWorld } from './world/deploy-world';
 import { tokenListOf } from './world/token-list';
 import { worldSpec } from './world/world-spec';
 
-export const DEVNET_FOLDER = 'devnet';
+export { DEVNET_FOLDER };
 
 const CHAIN_NAMES: Readonly<Record<number, string>> = {
   1: 'Ethereum',
@@ -48,10 +48,6 @@ export function chainDbPath(dataDir: string, chainId: number): string {
   return path.join(dataDir, DEVNET_FOLDER, `chain-${chainId}`);
 }
 
-function tokenListPath(dataDir: string, chainId: number): string {
-  return path.join(dataDir, DEVNET_FOLDER, 'tokenlists', `${chainId}.json`);
-}
-
 async function hasCode(handle: ChainHandle, address: string): Promise<boolean> {
   return (await handle.provider.getCode(address)) !== '0x';
 }
@@ -71,7 +67,7 @@ async function reusable(
 async function registerExecutors(handle: ChainHandle, entry: ManifestChain, keys: DevnetKeys): Promise<void> {
   const executor = new Contract(
     entry.contracts.orderExecutor,
-    loadArtifact('OrderExecutor').abi,
+    orderExecutorInterface(),
     keys.deployer.connect(handle.provider),
   );
   for (const wallet of keys.executors) {
@@ -80,35 +76,10 @@ async function registerExecutors(handle: ChainHandle, entry: ManifestChain, keys
   }
 }
 
-async function deployForked(handle: ChainHandle, keys: DevnetKeys): Promise<ManifestChain> {
-  const known = FORK_CONTRACTS[handle.chainId];
-  if (!known)
-    throw new Error(`Forked mode knows the contracts of chains 1 and 137 only, not ${handle.chainId}`);
-  const ours = await deployServiceContracts({
-    provider: handle.provider,
-    deployer: keys.deployer.connect(handle.provider),
-    weth: known.weth,
-    v2Factory: known.uniswapV2Factory,
-    v3Factory: known.uniswapV3Factory,
-    feeCollector: keys.feeCollector,
-    protocolFeeRecipient: keys.protocolFeeRecipient,
-    executors: keys.executors.map((w) => w.address),
-  });
-  const spec = worldSpec(handle.chainId);
-  return {
-    chainId: handle.chainId,
-    name: CHAIN_NAMES[handle.chainId] ?? `Chain ${handle.chainId}`,
-    rpcUrl: handle.rpcUrl,
-    nativeSymbol: spec.nativeSymbol,
-    contracts: { ...known, ...ours },
-    tokens: [{ symbol: spec.wrapped.symbol, address: known.weth, decimals: 18 }],
-    accounts: keys.accounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),
-  };
-}
-
 async function deployFresh(handle: ChainHandle, keys: DevnetKeys): Promise<ManifestChain> {
   const world = await deployWorld({
     provider: handle.provider,
+    mining: handle,
     chainId: handle.chainId,
     deployer: keys.deployer,
     executors: keys.executors.map((w) => w.address),
@@ -124,39 +95,28 @@ async function deployFresh(handle: ChainHandle, keys: DevnetKeys): Promise<Manif
 }
 
 function writeTokenList(dataDir: string, entry: ManifestChain): string {
-  const file = tokenListPath(dataDir, entry.chainId);
+  const file = devnetTokenListPath(dataDir, entry.chainId);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(tokenListOf(entry, entry.name), null, 2)}\n`);
   return file;
 }
 
-/** The api's view of a devnet chain. */
-export function chainConfigOf(entry: ManifestChain, tokenList: string): ChainConfig {
-  return {
-    chainId: entry.chainId,
-    name: entry.name,
-    rpcUrls: [entry.rpcUrl],
-    nativeSymbol: entry.nativeSymbol,
-    nativeDecimals: 18,
-    wrappedNative: entry.contracts.weth,
-    crossChainSource: true,
-    tokenList,
-    contracts: {
-      multicall: entry.contracts.multicall,
-      uniswapV2Factory: entry.contracts.uniswapV2Factory,
-      uniswapV3Factory: entry.contracts.uniswapV3Factory,
-      swapRouter: entry.contracts.swapRouter,
-      spender: entry.contracts.spender,
-      orderExecutor: entry.contracts.orderExecutor,
-    },
-  };
+/** One line per step of a chain's start, for the terminal of `npm start` (never logged as JSON only). */
+export type DevnetProgress = (line: string) => void;
+
+function chainLabel(chainId: number): string {
+  return `chain ${chainId} (${CHAIN_NAMES[chainId] ?? `Chain ${chainId}`})`;
 }
 
 /**
- * Starts the configured chains (state persisted in DATA_DIR/devnet), deploys each chain's world on its first
- * start and reuses it afterwards, and writes DATA_DIR/devnet.json and the chains' token lists.
+ * Starts the configured chains side by side (state persisted in DATA_DIR/devnet), deploys each chain's world on
+ * its first start and reuses it afterwards, and writes DATA_DIR/devnet.json and the chains' token lists.
  */
-export async function startDevnet(config: DevnetConfig, log: Logger): Promise<RunningDevnet> {
+export async function startDevnet(
+  config: DevnetConfig,
+  log: Logger,
+  progress: DevnetProgress = () => undefined,
+): Promise<RunningDevnet> {
   const keys = devnetKeys(config.executorCount);
   const previous = existsSync(path.join(config.dataDir, MANIFEST_FILE))
     ? readManifest(config.dataDir)
@@ -165,43 +125,65 @@ export async function startDevnet(config: DevnetConfig, log: Logger): Promise<Ru
   const stop = async (): Promise<void> => {
     await Promise.all(handles.map((h) => h.stop()));
   };
-  try {
-    for (const [i, chainId] of config.chainIds.entries()) {
-      handles.push(
-        await startChain({
-          chainId,
-          port: config.ports[i],
-          dbPath: chainDbPath(config.dataDir, chainId),
-          blockTime: config.blockTime,
-          fork: config.forkUrl
-            ? {
-                url: config.forkUrl,
-                ...(config.forkBlockNumber === null ? {} : { blockNumber: config.forkBlockNumber }),
-              }
-            : undefined,
-        }),
-      );
-    }
-    const deployed: boolean[] = [];
-    const entries = await Promise.all(
-      handles.map(async (handle, i) => {
-        const found = await reusable(
-          handle,
-          previous?.chains.find((c) => c.chainId === handle.chainId),
-        );
-        deployed[i] = !found;
-        const started = Date.now();
-        const entry =
-          found ?? (config.forkUrl ? await deployForked(handle, keys) : await deployFresh(handle, keys));
-        if (found) await registerExecutors(handle, entry, keys);
-        else log.info({ chainId: handle.chainId, ms: Date.now() - started }, 'devnet world deployed');
-        return entry;
-      }),
+  const fork = config.forkUrl
+    ? {
+        url: config.forkUrl,
+        ...(config.forkBlockNumber === null ? {} : { blockNumber: config.forkBlockNumber }),
+      }
+    : undefined;
+  const startOne = async (
+    chainId: number,
+    i: number,
+  ): Promise<{ entry: ManifestChain; deployed: boolean }> => {
+    const started = Date.now();
+    const handle = await startChain({
+      chainId,
+      engine: config.engine,
+      port: config.ports[i],
+      dbPath: chainDbPath(config.dataDir, chainId),
+      blockTime: config.blockTime,
+      fork,
+    });
+    handles.push(handle);
+    const found = await reusable(
+      handle,
+      previous?.chains.find((c) => c.chainId === chainId),
     );
+    if (found) {
+      await registerExecutors(handle, found, keys);
+      progress(`devnet: ${chainLabel(chainId)} at ${handle.rpcUrl} on ${handle.engine}: world reused`);
+      return { entry: found, deployed: false };
+    }
+    progress(`devnet: ${chainLabel(chainId)} at ${handle.rpcUrl} on ${handle.engine}: deploying the world`);
+    const entry = fork
+      ? await deployForked({
+          chain: handle,
+          keys,
+          world: knownForkWorld(chainId),
+          name: CHAIN_NAMES[chainId] ?? `Chain ${chainId}`,
+        })
+      : await deployFresh(handle, keys);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    log.info({ chainId, ms: Date.now() - started }, 'devnet world deployed');
+    progress(`devnet: ${chainLabel(chainId)}: world deployed in ${seconds} s`);
+    return { entry, deployed: true };
+  };
+  try {
+    const results = await Promise.allSettled(config.chainIds.map((chainId, i) => startOne(chainId, i)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const done = results.map(
+      (r) => (r as PromiseFulfilledResult<{ entry: ManifestChain; deployed: boolean }>).value,
+    );
+    const entries = done.map((d) => d.entry);
     const manifest: DevnetManifest = { version: 1, chains: entries };
     writeManifest(config.dataDir, manifest);
-    const chains = entries.map((entry) => chainConfigOf(entry, writeTokenList(config.dataDir, entry)));
-    return { manifest, chains, handles, deployed, stop };
+    const chains = entries.map((entry) =>
+      chainConfigOf(entry, writeTokenList(config.dataDir, entry), config.blockTime),
+    );
+    // Handles in the order of the configured chains, as callers index them.
+    handles.sort((a, b) => config.chainIds.indexOf(a.chainId) - config.chainIds.indexOf(b.chainId));
+    return { manifest, chains, handles, deployed: done.map((d) => d.deployed), stop };
   } catch (err) {
     await stop();
     throw err;

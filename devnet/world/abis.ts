@@ -1,14 +1,9 @@
+import { ERC20_ABI } from '../../shared/chain/contract-interfaces';
+
 /** The fragments of outside contracts that the devnet calls (human-readable ABI; checked against npm builds). */
 
-export const ERC20_ABI = [
-  'function name() view returns (string)',
-  'function symbol() view returns (string)',
-  'function decimals() view returns (uint8)',
-  'function balanceOf(address) view returns (uint256)',
-  'function allowance(address owner, address spender) view returns (uint256)',
-  'function approve(address spender, uint256 amount) returns (bool)',
-  'function transfer(address to, uint256 amount) returns (bool)',
-] as const;
+/** Kept here for the devnet's and its tests' imports; the one definition is shared/chain's. */
+export { ERC20_ABI };
 
 export const TEST_TOKEN_ABI = [...ERC20_ABI, 'function mint(address to, uint256 amount)'] as const;
 
@@ -52,11 +47,6 @@ export const V3_QUOTER_V2_ABI = [
 
 export const V3_SWAP_ROUTER_ABI = [
   'function exactInputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 deadline, uint256 amountIn, uint256 amountOutMinimum, uint160 sqrtPriceLimitX96) params) payable returns (uint256 amountOut)',
-] as const;
-
-export const MULTICALL_ABI = [
-  'function getCurrentBlockTimestamp() view returns (uint256 timestamp)',
-  'function multicall((address target, uint256 gasLimit, bytes callData)[] calls) returns (uint256 blockNumber, (bool success, uint256 gasUsed, bytes returnData)[] returnData)',
 ] as const;
 
 /** Ample for any deadline check: the devnet never relies on deadlines during seeding. */

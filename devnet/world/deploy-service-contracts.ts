@@ -1,5 +1,6 @@
 import type { JsonRpcProvider, Wallet } from 'ethers';
 import { loadArtifact } from '../../contracts-abi/artifacts';
+import { DEFAULT_PROTOCOL_FEE_PIPS } from '../../shared/domain/protocol-fee';
 import { TxQueue } from './tx-queue';
 
 export interface ServiceContractsOptions {
@@ -10,7 +11,7 @@ export interface ServiceContractsOptions {
   feeCollector: string;
   protocolFeeRecipient: string;
   executors: readonly string[];
-  /** SwapRouter protocol fee in pips (1 pip = 1/100 bp); default 1500 = 15 bps. */
+  /** SwapRouter protocol fee in pips (1 pip = 1/100 bp); default DEFAULT_PROTOCOL_FEE_PIPS (15 bps). */
   protocolFeePips?: number;
   /** OrderExecutor's cap on the execution fee per order; default 500 bps. */
   maxFeeBps?: number;
@@ -22,7 +23,6 @@ export interface ServiceContracts {
   orderExecutor: string;
 }
 
-export const DEFAULT_PROTOCOL_FEE_PIPS = 1500;
 export const DEFAULT_MAX_FEE_BPS = 500;
 
 /**

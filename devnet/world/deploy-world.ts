@@ -2,30 +2,18 @@ import { Contract, getAddress, type JsonRpcProvider, type Wallet } from 'ethers'
 import { loadArtifact } from '../../contracts-abi/artifacts';
 import { devnetKeys } from '../keys';
 import { V2_FACTORY_ABI, V3_FACTORY_ABI } from './abis';
-import { queueServiceContracts } from './deploy-service-contracts';
-import { queueUniswap } from './deploy-uniswap';
+import { queueServiceContracts, type ServiceContracts } from './deploy-service-contracts';
+import { queueUniswap, type UniswapContracts } from './deploy-uniswap';
 import { queueDeployerSupply, queueFunding, wrappedNeeded } from './fund-accounts';
 import { loadNpmArtifact } from './npm-artifacts';
 import { queueSeedApprovals, queueV2Pools, queueV3Pools, type SeedContext } from './seed-pools';
-import { TxQueue } from './tx-queue';
+import { TxQueue, type MiningControls } from './tx-queue';
 import { V2_PAIR_INIT_CODE_HASH, v2PairAddress, v3PoolAddress } from './uniswap-pool-address';
 import { worldSpec } from './world-spec';
 
 export interface DeployedWorld {
   chainId: number;
-  contracts: {
-    weth: string;
-    multicall: string;
-    uniswapV2Factory: string;
-    uniswapV2Router02: string;
-    uniswapV3Factory: string;
-    uniswapV3QuoterV2: string;
-    uniswapV3SwapRouter: string;
-    uniswapV3PositionManager: string;
-    swapRouter: string;
-    spender: string;
-    orderExecutor: string;
-  };
+  contracts: { weth: string } & UniswapContracts & ServiceContracts;
   /** The wrapped native first, then the TestTokens. */
   tokens: Array<{ symbol: string; address: string; decimals: number }>;
   feeCollector: string;
@@ -43,16 +31,18 @@ export interface DeployWorldOptions {
   /** Defaults to the devnet keys' fee collector / protocol fee recipient. */
   feeCollector?: string;
   protocolFeeRecipient?: string;
+  /** The chain's mining controls: the world's transactions are then mined in a few blocks. */
+  mining?: MiningControls;
 }
 
 /** Native coins kept for gas on top of what the deployer wraps. */
-const GAS_RESERVE = 100n * 10n ** 18n;
+export const GAS_RESERVE = 100n * 10n ** 18n;
 
 /**
- * Deploys the fixture world of one chain (worldSpec): wrapped native (WETH9), TestTokens, Uniswap V2 and V3
- * with seeded pools, a Multicall, our contracts, and funds the given accounts. Every address is known before
- * anything is mined (CREATE and CREATE2 addresses), so the whole world is one stream of transactions from the
- * deployer, waited for once at the end.
+ * Deploys the fixture world of one chain (worldSpec): the wrapped native (WrappedNative under the chain's name
+ * and symbol), TestTokens, Uniswap V2 and V3 with seeded pools, a Multicall, our contracts, and funds the given
+ * accounts. Every address is known before anything is mined (CREATE and CREATE2 addresses), so the whole world
+ * is one stream of transactions from the deployer, waited for once at the end.
  */
 export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWorld> {
   const spec = worldSpec(opts.chainId);
@@ -72,8 +62,11 @@ export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWor
   const feeCollector = opts.feeCollector ?? devnetKeys(0).feeCollector;
   const protocolFeeRecipient = opts.protocolFeeRecipient ?? devnetKeys(0).protocolFeeRecipient;
 
-  const queue = await TxQueue.create(opts.provider, deployer, { holdMining: true });
-  const weth = queue.deploy(`WETH9 (${spec.wrapped.symbol})`, loadNpmArtifact('WETH9'));
+  const queue = await TxQueue.create(opts.provider, deployer, { mining: opts.mining });
+  const weth = queue.deploy(`WrappedNative ${spec.wrapped.symbol}`, loadArtifact('WrappedNative'), [
+    spec.wrapped.name,
+    spec.wrapped.symbol,
+  ]);
   const testToken = loadArtifact('TestToken');
   const addresses = new Map<string, string>([[spec.wrapped.symbol, weth]]);
   for (const token of spec.tokens) {

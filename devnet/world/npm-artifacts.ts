@@ -10,7 +10,6 @@ export interface NpmArtifact {
 
 /** The outside contracts of the fixture world, each from the package that publishes its production build. */
 const SOURCES = {
-  WETH9: 'canonical-weth/build/contracts/WETH9.json',
   UniswapV2Factory: '@uniswap/v2-core/build/UniswapV2Factory.json',
   UniswapV2Pair: '@uniswap/v2-core/build/UniswapV2Pair.json',
   UniswapV2Router02: '@uniswap/v2-periphery/build/UniswapV2Router02.json',
@@ -28,7 +27,7 @@ export type NpmContractName = keyof typeof SOURCES;
 
 /**
  * Reads an artifact from node_modules. Uniswap V2's builds (waffle) store the creation code without the 0x
- * prefix, the hardhat and truffle builds with it; callers always get 0x-hex.
+ * prefix, the hardhat builds with it; callers always get 0x-hex.
  */
 export function loadNpmArtifact(name: NpmContractName): NpmArtifact {
   const file = require.resolve(SOURCES[name]);

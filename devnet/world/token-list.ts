@@ -12,8 +12,8 @@ export interface TokenList {
 
 /**
  * The token list of a devnet chain: every ERC-20 of its world (the native coin itself is not an ERC-20 and is
- * not listed). The wrapped native keeps its listed symbol (WPOL on chain 137) although the WETH9 contract's
- * own symbol() says WETH. `timestamp` is a parameter so a rewritten list can stay byte-identical.
+ * not listed), named as the world spec names them, which is also what their contracts' name() returns.
+ * `timestamp` is a parameter so a rewritten list can stay byte-identical.
  */
 export function tokenListOf(
   world: Pick<DeployedWorld, 'chainId' | 'tokens'>,

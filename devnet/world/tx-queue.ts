@@ -1,5 +1,12 @@
 import { getCreateAddress, Interface, type InterfaceAbi, type JsonRpcProvider, type Wallet } from 'ethers';
 
+/** What a queue needs of the chain to mine its transactions on demand (a ChainHandle has it). */
+export interface MiningControls {
+  /** Seconds between blocks; 0 = a block per transaction. */
+  blockTime: number;
+  mine(): Promise<void>;
+}
+
 interface Sent {
   label: string;
   hash: Promise<string>;
@@ -14,6 +21,12 @@ export interface Deployable {
 const GWEI = 10n ** 9n;
 /** Long enough for slow interval mining; a transaction lost by the node must not hang the start forever. */
 const RECEIPT_TIMEOUT_MS = 120_000;
+/**
+ * Gas limits a queue lets wait in the pool of an interval-mined chain, below the 30M block gas limit: anvil
+ * drops pooled transactions that do not fit the block it mines (foundry-rs/foundry#13352), and with them every
+ * later nonce of the sender.
+ */
+const POOLED_GAS_BUDGET = 24_000_000n;
 
 /**
  * Sends a stream of transactions from one key without waiting for receipts in between: nonces are assigned
@@ -27,8 +40,9 @@ export class TxQueue {
   private readonly sent: Sent[] = [];
   private tail: Promise<unknown> = Promise.resolve();
   private failure: Error | undefined;
-  /** Whether this queue has stopped ganache's miner for the transactions not yet flushed. */
-  private holding = false;
+  /** Hashes sent and not yet seen mined, with the sum of their gas limits (interval mining only). */
+  private pooled: string[] = [];
+  private pooledGas = 0n;
 
   private constructor(
     private readonly provider: JsonRpcProvider,
@@ -37,19 +51,17 @@ export class TxQueue {
     private nonce: number,
     private readonly maxFeePerGas: bigint,
     private readonly maxPriorityFeePerGas: bigint,
-    private readonly holdMining: boolean,
+    private readonly mining: MiningControls | undefined,
   ) {}
 
   /**
-   * `holdMining` (ganache only): stop the miner while transactions are queued and mine them on flush
-   * (miner_start, then evm_mine until every receipt exists). A world then fills 3 blocks instead of ~90 and,
-   * on a chain with a block time, deploys at once instead of waiting for interval blocks; with instant mining
-   * the time is about the same either way (~2.5 s a world, measured).
+   * `mining`: on a chain with a block time, flush mines blocks on demand until every receipt exists, so a
+   * world deploys at once instead of waiting for interval blocks.
    */
   static async create(
     provider: JsonRpcProvider,
     signer: Wallet,
-    opts: { holdMining?: boolean } = {},
+    opts: { mining?: MiningControls } = {},
   ): Promise<TxQueue> {
     const [network, nonce, block] = await Promise.all([
       provider.getNetwork(),
@@ -66,7 +78,7 @@ export class TxQueue {
       nonce,
       baseFee * 4n + priority,
       priority,
-      opts.holdMining ?? false,
+      opts.mining && opts.mining.blockTime > 0 ? opts.mining : undefined,
     );
   }
 
@@ -98,25 +110,20 @@ export class TxQueue {
 
   /** Waits until every queued transaction is mined; throws if any was rejected or reverted. */
   async flush(): Promise<void> {
-    try {
-      await this.tail;
-    } finally {
-      if (this.holding) {
-        this.holding = false;
-        await this.provider.send('miner_start', []);
-      }
-    }
+    await this.tail;
     if (this.failure) throw this.failure;
     for (const { label, hash } of this.sent.splice(0)) {
       const txHash = await hash;
       const receipt = await this.receipt(txHash);
       if (receipt.status !== '0x1') throw new Error(`devnet transaction "${label}" (${txHash}) reverted`);
     }
+    this.pooled = [];
+    this.pooledGas = 0n;
   }
 
   /**
-   * The raw receipt, polled while the block is not mined yet. ganache's miner_start mines one block only; with
-   * held mining the rest is mined on demand (evm_mine) instead of waiting for the next transaction or interval.
+   * The raw receipt, polled while the block is not mined yet; with interval mining, blocks are mined on demand
+   * instead of waiting for the next interval.
    */
   private async receipt(hash: string): Promise<{ status: string }> {
     const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
@@ -125,17 +132,19 @@ export class TxQueue {
         status: string;
       } | null;
       if (receipt) return receipt;
-      if (this.holdMining) await this.provider.send('evm_mine', []);
+      if (this.mining) await this.mining.mine();
       else await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`devnet transaction ${hash} was not mined within ${RECEIPT_TIMEOUT_MS / 1000} s`);
   }
 
+  /** Mines until every pooled transaction has a receipt (reverts are reported by flush). */
+  private async minePooled(): Promise<void> {
+    for (const hash of this.pooled.splice(0)) await this.receipt(hash);
+    this.pooledGas = 0n;
+  }
+
   private enqueue(label: string, tx: { to?: string; data: string; gasLimit: bigint; value?: bigint }): void {
-    if (this.holdMining && !this.holding) {
-      this.holding = true;
-      this.tail = this.tail.then(() => this.provider.send('miner_stop', []));
-    }
     const nonce = this.nonce++;
     const hash = this.tail.then(async () => {
       if (this.failure) throw this.failure;
@@ -148,7 +157,13 @@ export class TxQueue {
           maxFeePerGas: this.maxFeePerGas,
           maxPriorityFeePerGas: this.maxPriorityFeePerGas,
         });
-        return (await this.provider.send('eth_sendRawTransaction', [signed])) as string;
+        if (this.mining && this.pooledGas + tx.gasLimit > POOLED_GAS_BUDGET) await this.minePooled();
+        const sent = (await this.provider.send('eth_sendRawTransaction', [signed])) as string;
+        if (this.mining) {
+          this.pooled.push(sent);
+          this.pooledGas += tx.gasLimit;
+        }
+        return sent;
       } catch (err) {
         // Later nonces would wait forever behind the missing one: stop sending.
         this.failure = new Error(`devnet transaction "${label}" was not accepted: ${(err as Error).message}`);

@@ -25,7 +25,7 @@ export interface V3PoolSpec extends PoolSpec {
 
 export interface WorldSpec {
   nativeSymbol: string;
-  /** The wrapped native token (canonical WETH9 bytecode), listed under this symbol. */
+  /** The wrapped native token: our WrappedNative contract (WETH9's behaviour) under this name and symbol. */
   wrapped: TokenSpec;
   /** The mintable TestTokens. */
   tokens: TokenSpec[];
@@ -45,7 +45,10 @@ const TOKENS = {
   WBTC: { symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8, usdMicros: 60_000n * USD },
   LINK: { symbol: 'LINK', name: 'ChainLink Token', decimals: 18, usdMicros: 15n * USD },
   UNI: { symbol: 'UNI', name: 'Uniswap', decimals: 18, usdMicros: 8n * USD },
-  WPOL: { symbol: 'WPOL', name: 'Wrapped POL', decimals: 18, usdMicros: USD / 2n },
+  // name() and symbol() as the real chains' contracts return them (Polygon's, once WMATIC, now reads WPOL).
+  WPOL: { symbol: 'WPOL', name: 'Wrapped Polygon Ecosystem Token', decimals: 18, usdMicros: USD / 2n },
+  WBNB: { symbol: 'WBNB', name: 'Wrapped BNB', decimals: 18, usdMicros: 600n * USD },
+  WAVAX: { symbol: 'WAVAX', name: 'Wrapped AVAX', decimals: 18, usdMicros: 30n * USD },
 } satisfies Record<string, TokenSpec>;
 
 // 2,000 WETH (6M USD) a side keeps the price impact of a 1 WETH swap near 0.1% on V2.
@@ -66,8 +69,8 @@ const V3_POOLS: V3PoolSpec[] = [500, 3000].flatMap((fee) => [
   { base: 'WBTC', quote: 'WETH', baseAmount: 100n, fee },
 ]);
 
-/** Chain 1 and any chain id other than 137. */
-function ethereumWorld(): WorldSpec {
+/** Ethereum and the ether-native rollups (OP Mainnet, Base, Arbitrum One, Linea): the wrapped native is WETH. */
+function etherWorld(): WorldSpec {
   return {
     nativeSymbol: 'ETH',
     wrapped: TOKENS.WETH,
@@ -77,29 +80,90 @@ function ethereumWorld(): WorldSpec {
   };
 }
 
+interface NonEtherNative {
+  nativeSymbol: string;
+  wrapped: TokenSpec;
+  /** Whole units of the wrapped native in its V2 pool with USDC. */
+  wrappedUsdcDepth: bigint;
+  /** Whole units of WETH in the V2 pool of WETH with the wrapped native. */
+  wethWrappedDepth: bigint;
+  stables?: { usdc: TokenSpec; usdt: TokenSpec };
+}
+
 /**
- * Polygon PoS: the native coin is POL and the wrapped native is listed as WPOL. The contract is the canonical
- * WETH9 bytecode, whose own name() and symbol() read "Wrapped Ether" / "WETH"; the manifest and the token
- * list call it WPOL. WETH on this chain is bridged ether: an ordinary TestToken.
- * The POL pools are smaller than the ether pools: the deployer wraps every WPOL it seeds and funds out of its
- * genesis balance (10M POL at 0.5 USD).
+ * A chain whose native coin is not ether: WETH is bridged ether, an ordinary TestToken with the ether pools of
+ * Ethereum, and the wrapped native is paired with USDC and with WETH so that it routes to both.
+ * The deployer wraps every unit of the wrapped native it seeds and funds out of its genesis balance
+ * (DEVNET_GENESIS_COINS): the depths are sized for that.
  */
-function polygonWorld(): WorldSpec {
+function nonEtherWorld(chain: NonEtherNative): WorldSpec {
+  const { usdc, usdt } = chain.stables ?? { usdc: TOKENS.USDC, usdt: TOKENS.USDT };
   return {
-    nativeSymbol: 'POL',
-    wrapped: TOKENS.WPOL,
-    tokens: [TOKENS.WETH, TOKENS.USDC, TOKENS.USDT, TOKENS.DAI, TOKENS.WBTC, TOKENS.LINK],
+    nativeSymbol: chain.nativeSymbol,
+    wrapped: chain.wrapped,
+    tokens: [TOKENS.WETH, usdc, usdt, TOKENS.DAI, TOKENS.WBTC, TOKENS.LINK],
     v2Pools: [
       ...ETHEREUM_LIKE_V2,
-      { base: 'WPOL', quote: 'USDC', baseAmount: 1_000_000n },
-      { base: 'WETH', quote: 'WPOL', baseAmount: 300n },
+      { base: chain.wrapped.symbol, quote: 'USDC', baseAmount: chain.wrappedUsdcDepth },
+      { base: 'WETH', quote: chain.wrapped.symbol, baseAmount: chain.wethWrappedDepth },
     ],
     v3Pools: V3_POOLS,
   };
 }
 
+/**
+ * BNB Smart Chain: native BNB, 6M USD a side as the ether pools. Its USDC and USDT (the Binance-Peg tokens) have
+ * 18 decimals, as on the real chain.
+ */
+function bnbWorld(): WorldSpec {
+  return nonEtherWorld({
+    nativeSymbol: 'BNB',
+    wrapped: TOKENS.WBNB,
+    wrappedUsdcDepth: 10_000n,
+    wethWrappedDepth: WETH_DEPTH,
+    stables: { usdc: { ...TOKENS.USDC, decimals: 18 }, usdt: { ...TOKENS.USDT, decimals: 18 } },
+  });
+}
+
+/**
+ * Polygon PoS: native POL at 0.5 USD, so its pools are smaller than the ether pools in USD: seeding and funding
+ * them wraps 6.4M of the deployer's 10M POL.
+ */
+function polygonWorld(): WorldSpec {
+  return nonEtherWorld({
+    nativeSymbol: 'POL',
+    wrapped: TOKENS.WPOL,
+    wrappedUsdcDepth: 1_000_000n,
+    wethWrappedDepth: 300n,
+  });
+}
+
+/** Avalanche C-Chain: native AVAX; 6M USD a side, as the ether pools. */
+function avalancheWorld(): WorldSpec {
+  return nonEtherWorld({
+    nativeSymbol: 'AVAX',
+    wrapped: TOKENS.WAVAX,
+    wrappedUsdcDepth: 200_000n,
+    wethWrappedDepth: WETH_DEPTH,
+  });
+}
+
+const WORLDS: Readonly<Record<number, () => WorldSpec>> = {
+  1: etherWorld,
+  10: etherWorld,
+  56: bnbWorld,
+  137: polygonWorld,
+  8453: etherWorld,
+  42161: etherWorld,
+  43114: avalancheWorld,
+  59144: etherWorld,
+};
+
+/** The chains of the spec, each with a world of its own; any other chain id gets Ethereum's world. */
+export const WORLD_CHAIN_IDS: readonly number[] = Object.keys(WORLDS).map(Number);
+
 export function worldSpec(chainId: number): WorldSpec {
-  return chainId === 137 ? polygonWorld() : ethereumWorld();
+  return (WORLDS[chainId] ?? etherWorld)();
 }
 
 export function specTokens(spec: WorldSpec): TokenSpec[] {

@@ -1,0 +1,125 @@
+import { Contract } from 'ethers';
+import type { ChainHandle } from '../engine/devnet-chain';
+import { FORK_CONTRACTS, FORK_TOKENS, type KnownForkContracts } from '../fork-addresses';
+import type { DevnetKeys } from '../keys';
+import type { ManifestChain, ManifestToken } from '../manifest';
+import { ERC20_ABI } from '../world/abis';
+import { deployServiceContracts } from '../world/deploy-service-contracts';
+import { fundAmount, tokenSpec, worldSpec } from '../world/world-spec';
+import { fundForkAccounts, type ForkFunding } from './fund-fork-accounts';
+
+/** What a forked chain already has and the manifest lists: everything but our contracts. */
+export interface ForkWorld {
+  contracts: KnownForkContracts;
+  /** The wrapped native first (at contracts.weth), then the ERC-20s the test accounts are funded with. */
+  tokens: ManifestToken[];
+}
+
+/** The real contracts and tokens of a chain that forked mode knows (fork-addresses.ts). */
+export function knownForkWorld(chainId: number): ForkWorld {
+  const contracts = FORK_CONTRACTS[chainId];
+  const tokens = FORK_TOKENS[chainId];
+  if (!contracts || !tokens) {
+    const known = Object.keys(FORK_CONTRACTS).join(' and ');
+    throw new Error(`Forked mode knows the contracts of chains ${known} only, not ${chainId}`);
+  }
+  const wrapped = worldSpec(chainId).wrapped;
+  return {
+    contracts,
+    tokens: [{ symbol: wrapped.symbol, address: contracts.weth, decimals: wrapped.decimals }, ...tokens],
+  };
+}
+
+/**
+ * What each test account gets on a fork: as much as on the chain's fixture world (fundAmount), scaled to the
+ * token's own decimals. The wrapped native is the token at `contracts.weth`.
+ */
+export function forkFunding(chainId: number, world: ForkWorld): ForkFunding {
+  const spec = worldSpec(chainId);
+  const funded = world.tokens.map((token) => {
+    const worldDecimals = BigInt(tokenSpec(spec, token.symbol).decimals);
+    const amount = (fundAmount(spec, token.symbol) * 10n ** BigInt(token.decimals)) / 10n ** worldDecimals;
+    return { ...token, amount };
+  });
+  const isWrapped = (t: ManifestToken) => t.address.toLowerCase() === world.contracts.weth.toLowerCase();
+  return { wrapped: funded.find(isWrapped), tokens: funded.filter((t) => !isWrapped(t)) };
+}
+
+/** A wrong fork URL (another chain) shows as missing code: say so, naming the first one, before deploying. */
+async function checkForkWorld(chain: ChainHandle, world: ForkWorld): Promise<void> {
+  const expected = [
+    ...Object.entries(world.contracts).map(([name, address]) => ({ name, address })),
+    ...world.tokens.map((t) => ({ name: t.symbol, address: t.address })),
+  ];
+  // Every read is awaited before failing: none is left running against the fork URL after the chain stops.
+  const codes = await Promise.all(expected.map(({ address }) => chain.provider.getCode(address)));
+  const missing = expected.find((_, i) => codes[i] === '0x');
+  if (missing) {
+    throw new Error(
+      `the fork of chain ${chain.chainId} has no code at ${missing.address} (${missing.name}): ` +
+        `does DEVNET_FORK_URL serve chain ${chain.chainId}?`,
+    );
+  }
+  const decimals = await Promise.all(
+    world.tokens.map(
+      async (token) =>
+        (await new Contract(token.address, ERC20_ABI, chain.provider).getFunction('decimals')()) as bigint,
+    ),
+  );
+  const wrong = world.tokens.findIndex((token, i) => decimals[i] !== BigInt(token.decimals));
+  if (wrong >= 0) {
+    const token = world.tokens[wrong]!;
+    throw new Error(
+      `${token.symbol} at ${token.address} has ${decimals[wrong]} decimals on the fork of chain ` +
+        `${chain.chainId}, not ${token.decimals}`,
+    );
+  }
+}
+
+export interface DeployForkedOptions {
+  chain: ChainHandle;
+  keys: DevnetKeys;
+  /** startDevnet passes knownForkWorld(chainId); a test passes the addresses of a world it forked. */
+  world: ForkWorld;
+  name: string;
+}
+
+/**
+ * Forked mode's start: deploys only our contracts, against the fork's own wrapped native and Uniswap factories,
+ * and funds the test accounts (and the market mover) with the fork's tokens. Returns the manifest entry.
+ */
+export async function deployForked(opts: DeployForkedOptions): Promise<ManifestChain> {
+  const { chain, keys, world } = opts;
+  await checkForkWorld(chain, world);
+  const ours = await deployServiceContracts({
+    provider: chain.provider,
+    deployer: keys.deployer.connect(chain.provider),
+    weth: world.contracts.weth,
+    v2Factory: world.contracts.uniswapV2Factory,
+    v3Factory: world.contracts.uniswapV3Factory,
+    feeCollector: keys.feeCollector,
+    protocolFeeRecipient: keys.protocolFeeRecipient,
+    executors: keys.executors.map((w) => w.address),
+  });
+  await fundForkAccounts(chain, forkFunding(chain.chainId, world), [...keys.accounts, keys.mover]);
+  return {
+    chainId: chain.chainId,
+    name: opts.name,
+    rpcUrl: chain.rpcUrl,
+    nativeSymbol: worldSpec(chain.chainId).nativeSymbol,
+    contracts: {
+      weth: world.contracts.weth,
+      multicall: world.contracts.multicall,
+      uniswapV2Factory: world.contracts.uniswapV2Factory,
+      uniswapV2Router02: world.contracts.uniswapV2Router02,
+      uniswapV3Factory: world.contracts.uniswapV3Factory,
+      uniswapV3QuoterV2: world.contracts.uniswapV3QuoterV2,
+      uniswapV3SwapRouter: world.contracts.uniswapV3SwapRouter,
+      swapRouter: ours.swapRouter,
+      spender: ours.spender,
+      orderExecutor: ours.orderExecutor,
+    },
+    tokens: world.tokens.map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals })),
+    accounts: keys.accounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),
+  };
+}
