@@ -7,12 +7,12 @@ import type { RateLimiter } from './gateway/rate-limiter';
 import { requestId } from './gateway/request-id';
 import { gatewayTimeout } from './gateway/timeout';
 import type { ApiMetrics } from './metrics';
-import type { ApiState } from './service/api-state';
-import type { KeyConcurrency } from './service/key-concurrency';
-import { mountRoutes } from './service/mount-routes';
-import type { RouteDefinition } from './service/route-definition';
-import { serviceErrors } from './service/service-errors';
-import type { RequestValidator } from './service/validator';
+import type { ApiState } from './http/api-state';
+import type { KeyConcurrency } from './http/key-concurrency';
+import { mountRoutes } from './http/mount-routes';
+import type { RouteDefinition } from './http/route-definition';
+import { serviceErrors } from './http/service-errors';
+import type { RequestValidator } from './http/validator';
 
 export interface AppDeps {
   log: Logger;

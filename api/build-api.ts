@@ -12,6 +12,7 @@ import { Prices } from '../shared/routing/prices/usd-prices';
 import { GasPriceReader } from '../shared/chain/gas-price-reader';
 import { tokensOfChain } from '../shared/tokens/token-lists';
 import { createAdminServer } from '../shared/metrics/admin-server';
+import { gracefulClose } from '../shared/process/graceful-close';
 import { readiness, registerChainFreshnessGauges } from '../shared/metrics/chain-readiness';
 import { createApp } from './app';
 import { AccountAuthenticator } from './gateway/account-authenticator';
@@ -20,10 +21,10 @@ import { openGatewayLimits } from './gateway/gateway-limits';
 import { SecretBox } from './gateway/secret-box';
 import { ApiMetrics } from './metrics';
 import { serviceRoutes } from './routes';
-import type { ApiState } from './service/api-state';
-import { BASE_PATH } from './service/mount-routes';
-import { KeyConcurrency } from './service/key-concurrency';
-import { RequestValidator } from './service/validator';
+import type { ApiState } from './http/api-state';
+import { BASE_PATH } from './http/mount-routes';
+import { KeyConcurrency } from './http/key-concurrency';
+import { RequestValidator } from './http/validator';
 
 const NONCE_PURGE_INTERVAL_MS = 60_000;
 const API_RPC_TIMEOUT_MS = 2_500;
@@ -47,6 +48,7 @@ export interface ApiInstance {
   quoting: QuotingService;
   /** Starts the public and admin servers; resolves with their base URLs. */
   listen(): Promise<{ baseUrl: string; adminUrl: string }>;
+  /** Stops accepting requests, answers those in flight, then closes the pool state, the clients and the store. */
   close(): Promise<void>;
 }
 
@@ -57,14 +59,6 @@ function listenOn(server: http.Server, host: string, port: number): Promise<stri
       const { port: actual } = server.address() as AddressInfo;
       resolve(`http://${host}:${actual}`);
     });
-  });
-}
-
-function closeServer(server: http.Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
-    server.closeIdleConnections();
   });
 }
 
@@ -156,6 +150,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
 
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
+  const closeServer = gracefulClose(server);
   const chainIds = chains.all().map((c) => c.chainId);
   registerChainFreshnessGauges(metrics.registry, 'tas_api_', quoting.engine, chainIds);
   const admin = createAdminServer(
@@ -166,6 +161,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     },
     (only) => readiness(quoting.engine, chainIds, only),
   );
+  const closeAdmin = gracefulClose(admin);
 
   return {
     app,
@@ -180,7 +176,8 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     },
     async close() {
       clearInterval(housekeeping);
-      await Promise.all([closeServer(server), closeServer(admin)]);
+      // Requests in flight are answered first: the store and the clients they use close after.
+      await Promise.all([closeServer(), closeAdmin()]);
       await quoting.stop();
       chainClients.close();
       sourceClients.close();

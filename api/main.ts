@@ -1,32 +1,23 @@
+import { manifestChainsOf } from '../devnet/manifest-chains';
 import { loadConfig } from '../shared/config/load-config';
+import { runUntilSignal } from '../shared/process/run-until-signal';
 import { dialectOf } from '../shared/store/create-knex';
 import { buildApi } from './build-api';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const api = await buildApi(config);
-  const { baseUrl, adminUrl } = await api.listen();
-  api.log.info({ baseUrl, adminUrl, store: dialectOf(config) }, 'api listening');
-  console.warn(`api: ${baseUrl} (admin ${adminUrl}, store ${dialectOf(config)}, data ${config.dataDir})`);
-
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    api.log.info({ signal }, 'shutting down');
-    api.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        api.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
+/** `npm run start:api`: the api alone, on the chains of CHAINS_FILE or of the devnet named by DEVNET_MANIFEST. */
+runUntilSignal(
+  async (life) => {
+    const devnet = manifestChainsOf(process.env);
+    const config = loadConfig(process.env, devnet ? { chains: devnet.chains } : {});
+    const api = await buildApi(config);
+    life.useLog(api.log);
+    life.onStop(() => api.close());
+    const { baseUrl, adminUrl } = await api.listen();
+    const chains = devnet?.file ?? config.chainsFile;
+    api.log.info({ baseUrl, adminUrl, store: dialectOf(config), chains }, 'api listening');
+    console.warn(
+      `api: ${baseUrl} (admin ${adminUrl}, store ${dialectOf(config)}, data ${config.dataDir}, chains ${chains})`,
     );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-}
-
-main().catch((err: Error) => {
-  console.error(`api failed to start: ${err.message}`);
-  process.exit(1);
-});
+  },
+  { failedToStart: 'api failed to start' },
+);

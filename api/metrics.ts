@@ -1,4 +1,35 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AuthFailure } from './gateway/account-authenticator';
+
+/** Why the gateway refused a signed request: the authenticator's verdicts, a missing header, or a store outage. */
+export const AUTH_FAILURE_REASONS = [
+  'missing-header',
+  'unavailable',
+  'malformed',
+  'timestamp',
+  'nonce-format',
+  'account',
+  'passphrase',
+  'signature',
+  'replay',
+] as const satisfies readonly (AuthFailure | 'missing-header' | 'unavailable')[];
+
+/**
+ * The statuses a route's request series start with (at 0): the spec's answers (200, 400, 404, 409, 422, 500), the
+ * gateway's (401, 413, 429) and the timeout's (503). Another status starts its series at its first request.
+ */
+export const INITIAL_HTTP_STATUSES = [
+  '200',
+  '400',
+  '401',
+  '404',
+  '409',
+  '413',
+  '422',
+  '429',
+  '500',
+  '503',
+] as const;
 
 /** Every metric of the api process, on one registry served by the admin port. */
 export class ApiMetrics {
@@ -40,5 +71,16 @@ export class ApiMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tas_api_' });
+    // Series exist at 0 before their first event, so `increase()` counts that event and panels read 0, not "No data".
+    for (const reason of AUTH_FAILURE_REASONS) this.authFailures.inc({ reason }, 0);
+  }
+
+  /**
+   * Starts a served route's request counts at 0 for the statuses it may answer, so the first 500 (or 404) of a
+   * route counts in `increase()` and the 5xx ratio reads 0 rather than nothing. The duration histogram starts with
+   * the route's first request: its buckets would multiply the series for no panel's sake.
+   */
+  initRoute(route: string, method: string): void {
+    for (const status of INITIAL_HTTP_STATUSES) this.httpRequests.inc({ route, method, status }, 0);
   }
 }

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { SIGNING_HEADERS } from '../../shared/signing/request-signature';
 import type { ApiMetrics } from '../metrics';
-import type { ApiState } from '../service/api-state';
+import type { ApiState } from '../http/api-state';
 import type { AccountAuthenticator } from './account-authenticator';
 import { forbidden, tooManyRequests, unauthorized } from './gateway-error';
 import type { RateLimiter } from './rate-limiter';

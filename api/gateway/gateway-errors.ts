@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { ApiMetrics } from '../metrics';
-import type { ApiState } from '../service/api-state';
+import type { ApiState } from '../http/api-state';
 import { GatewayError } from './gateway-error';
 
 /** Renders gateway answers as the bare `{message}` body; anything else escaping the service is a bare 500. */

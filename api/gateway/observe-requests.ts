@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../../shared/log/create-logger';
 import type { ApiMetrics } from '../metrics';
-import type { ApiState } from '../service/api-state';
+import type { ApiState } from '../http/api-state';
 
 /**
  * One access-log line and the request metrics per request, by route template (never the raw path: ids would

@@ -1,6 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { ApiMetrics } from '../metrics';
-import type { ApiState } from '../service/api-state';
+import type { ApiState } from '../http/api-state';
 import { tooManyRequests } from './gateway-error';
 import type { RateLimiter } from './rate-limiter';
 

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import type { ApiState } from '../service/api-state';
+import type { ApiState } from '../http/api-state';
 import { GatewayError, payloadTooLarge } from './gateway-error';
 
 const EMPTY = Buffer.alloc(0);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../shared/log/create-logger';
-import type { ApiState } from '../service/api-state';
+import type { ApiState } from '../http/api-state';
 
 export const REQUEST_ID_HEADER = 'apigw-requestid';
 

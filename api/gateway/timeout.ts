@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { ApiState } from '../service/api-state';
+import type { ApiState } from '../http/api-state';
 import { serviceUnavailable } from './gateway-error';
 
 /** A request still running after `timeoutMs` gets the gateway's 503; its late result is discarded. */

@@ -1,6 +1,6 @@
 import type { ParameterizedContext } from 'koa';
-import type { ApiState } from '../service/api-state';
-import type { RouteDefinition } from '../service/route-definition';
+import type { ApiState } from '../http/api-state';
+import type { RouteDefinition } from '../http/route-definition';
 import { API_TITLE } from './api-description';
 import { assetHref, staticAsset, type StaticAsset } from './static-asset';
 

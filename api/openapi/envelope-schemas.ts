@@ -1,6 +1,6 @@
 import type { SchemaObject } from 'ajv';
 import { REQUEST_ID_HEADER } from '../gateway/request-id';
-import { API_VERSION } from '../service/envelope';
+import { API_VERSION } from '../http/envelope';
 
 /** Component names of the envelope pieces every operation refers to. */
 export const COMPONENT = {

@@ -1,7 +1,7 @@
 import type { SchemaObject } from 'ajv';
 import { SIGNING_HEADERS } from '../../shared/signing/request-signature';
-import { BASE_PATH } from '../service/mount-routes';
-import type { DocumentedRoute, HttpMethod, ParameterDoc } from '../service/route-definition';
+import { BASE_PATH } from '../http/mount-routes';
+import type { DocumentedRoute, HttpMethod, ParameterDoc } from '../http/route-definition';
 import { API_DESCRIPTION, API_DOCUMENT_VERSION, API_TITLE } from './api-description';
 import { COMPONENT, envelopeComponents, headerRef, schemaRef, successEnvelope } from './envelope-schemas';
 import { toOpenApiSchema } from './openapi-schema';

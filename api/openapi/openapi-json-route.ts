@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ParameterizedContext } from 'koa';
-import type { ApiState } from '../service/api-state';
-import type { RouteDefinition } from '../service/route-definition';
+import type { ApiState } from '../http/api-state';
+import type { RouteDefinition } from '../http/route-definition';
 
 /**
  * GET /openapi.json: the document as raw JSON (no envelope). `document` is read per request because the

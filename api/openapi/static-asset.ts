@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { ParameterizedContext } from 'koa';
-import type { ApiState } from '../service/api-state';
-import type { RouteDefinition } from '../service/route-definition';
+import type { ApiState } from '../http/api-state';
+import type { RouteDefinition } from '../http/route-definition';
 
 /** One file the docs page loads, held in memory for the life of the app. */
 export interface StaticAsset {

@@ -1,39 +1,23 @@
-import type { ChainRegistry } from '../../shared/chain/chain-registry';
-import type { Store } from '../../shared/store/store';
-import type { SecretBox } from '../gateway/secret-box';
+import { DEFAULT_PROTOCOL_FEE_PIPS } from '../../shared/domain/protocol-fee';
+import type { RouteDefinition } from '../http/route-definition';
 import { documentationRoutes } from '../openapi';
-import type { RouteDefinition } from '../service/route-definition';
-import type { RequestValidator } from '../service/validator';
 import { createAccountRoute } from './accounts/create-account';
 import { listChainsRoute } from './chains/list-chains';
 import { dcaRoutes } from './dca';
+import { withDocumentedEndpoints } from './documented-endpoints';
 import { limitOrderRoutes } from './limit-orders';
-import { DEFAULT_PROTOCOL_FEE_PIPS, quotesRoute, type QuotesDeps } from './quotes/post-quotes';
-import { swapRoute, type SwapDeps } from './swap/post-swap';
+import { quotesRoute } from './quotes/post-quotes';
+import type { RouteDeps } from './route-deps';
+import { swapRoute } from './swap/post-swap';
 import { supportChainRoute } from './support-chain/support-chain';
 import { listTokensRoute } from './tokens/list-tokens';
 import { transactionStatusRoute } from './transactions/get-transaction-status';
-import {
-  NO_TRANSACTION_STATUS_SOURCE,
-  type TransactionStatusSource,
-} from './transactions/transaction-status-source';
+import { NO_TRANSACTION_STATUS_SOURCE } from './transactions/transaction-status-source';
 
-export interface RouteDeps {
-  store: Store;
-  chains: ChainRegistry;
-  secretBox: SecretBox;
-  validator: RequestValidator;
-  /** Milliseconds since the epoch; tests pass a fixed clock. */
-  now: () => number;
-  /** On-chain reads for GET /transactions/{hash}; absent: every status read answers 500 TX_STATUS_ERROR. */
-  transactionStatus?: TransactionStatusSource;
-  /** The quote engine and the protocol fee; absent: every quote answers 422 NO_ROUTE. */
-  quotes?: Pick<QuotesDeps, 'engine' | 'protocolFeePips' | 'prices' | 'gasPrices'>;
-  /** RPC clients for the swap's dry run; absent: every swap answers 422 NO_ROUTE. */
-  chainClients?: SwapDeps['clients'];
-}
-
-/** Every served endpoint, in the order of the spec, then the documentation generated from them. */
+/**
+ * The registry: every endpoint in the order of the spec, then the documented ones not served yet (listed without
+ * a handler: mounting skips them), then the documentation generated from all of them.
+ */
 export function serviceRoutes(deps: RouteDeps): RouteDefinition[] {
   const served = [
     createAccountRoute({ accounts: deps.store.accounts, secretBox: deps.secretBox }),
@@ -64,5 +48,6 @@ export function serviceRoutes(deps: RouteDeps): RouteDefinition[] {
     ...limitOrderRoutes(deps),
     ...dcaRoutes(deps),
   ];
-  return [...served, ...documentationRoutes(served)];
+  const listed = withDocumentedEndpoints(served);
+  return [...listed, ...documentationRoutes(listed)];
 }

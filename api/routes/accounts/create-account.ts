@@ -3,7 +3,7 @@ import type { SchemaObject } from 'ajv';
 import type { AccountsRepository } from '../../../shared/store/repositories/accounts-repository';
 import { hashPassphrase } from '../../gateway/passphrase-hash';
 import type { SecretBox } from '../../gateway/secret-box';
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition';
 
 export const createAccountBody: SchemaObject = {
   type: 'object',

@@ -1,5 +1,5 @@
 import type { ChainRegistry } from '../../../shared/chain/chain-registry';
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition';
 
 export function listChainsRoute(chains: ChainRegistry): RouteDefinition {
   return defineRoute<undefined>({

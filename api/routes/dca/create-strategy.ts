@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DcaStrategy } from '../../../shared/domain/dca';
 import { ValidationError } from '../../../shared/domain/errors';
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import { INVALID_BODY } from '../../service/validator';
-import type { RouteDeps } from '../index';
-import { signingKeyOf } from '../../service/signing-key';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition';
+import { INVALID_BODY } from '../../http/validator';
+import type { RouteDeps } from '../route-deps';
+import { signingKeyOf } from '../../http/signing-key';
 import { strategyJson } from './dca-json';
 import { createStrategyBody, dcaStrategySchema, type CreateStrategyBody } from './dca-schemas';
 import { checkNewStrategy } from './strategy-rules';

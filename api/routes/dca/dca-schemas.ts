@@ -1,7 +1,7 @@
 import { MAX_PRICE, MAX_PRICE_TEXT } from '../../../shared/domain/amount-bounds';
 import type { DcaStrategy } from '../../../shared/domain/dca';
 import type { SchemaObject } from 'ajv';
-import type { ParameterDoc } from '../../service/route-definition';
+import type { ParameterDoc } from '../../http/route-definition';
 
 /**
  * Bounds JSON schema can say in the same words for ajv and OpenAPI 3.0 are here (and so in /openapi.json); strict

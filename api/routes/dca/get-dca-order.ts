@@ -1,7 +1,7 @@
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import type { RouteDeps } from '../index';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition';
+import type { RouteDeps } from '../route-deps';
 import { orderNotFound } from './dca-errors';
-import { signingKeyOf } from '../../service/signing-key';
+import { signingKeyOf } from '../../http/signing-key';
 import { dcaOrderJson } from './dca-json';
 import { dcaOrderSchema, orderIdParam } from './dca-schemas';
 

@@ -1,7 +1,7 @@
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import type { RouteDeps } from '../index';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition';
+import type { RouteDeps } from '../route-deps';
 import { strategyNotFound } from './dca-errors';
-import { signingKeyOf } from '../../service/signing-key';
+import { signingKeyOf } from '../../http/signing-key';
 import { strategyJson } from './dca-json';
 import { dcaStrategySchema, strategyIdParam } from './dca-schemas';
 

@@ -1,5 +1,5 @@
-import type { RouteDefinition } from '../../service/route-definition';
-import type { RouteDeps } from '../index';
+import type { RouteDefinition } from '../../http/route-definition';
+import type { RouteDeps } from '../route-deps';
 import { createStrategyRoute } from './create-strategy';
 import { getDcaOrderRoute } from './get-dca-order';
 import { getStrategyRoute } from './get-strategy';

@@ -1,9 +1,9 @@
 import { DCA_STRATEGY_LIST_STATUSES, type DcaStrategyStatus } from '../../../shared/domain/dca';
 import type { DcaStrategyFilter } from '../../../shared/store/repositories/dca-repository';
-import { defineRoute, type RawQuery, type RouteDefinition } from '../../service/route-definition';
-import type { RouteDeps } from '../index';
-import { signingKeyOf } from '../../service/signing-key';
-import { StreamedList } from '../../service/streamed-list';
+import { defineRoute, type RawQuery, type RouteDefinition } from '../../http/route-definition';
+import type { RouteDeps } from '../route-deps';
+import { signingKeyOf } from '../../http/signing-key';
+import { StreamedList } from '../../http/streamed-list';
 import { strategyWithOrdersJson } from './dca-json';
 import { dcaStrategyWithOrdersSchema } from './dca-schemas';
 

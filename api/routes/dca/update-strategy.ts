@@ -4,11 +4,11 @@ import {
   type DcaStrategyChangeOutcome,
 } from '../../../shared/domain/dca-strategy-change';
 import { ValidationError } from '../../../shared/domain/errors';
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import { INVALID_BODY } from '../../service/validator';
-import type { RouteDeps } from '../index';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition';
+import { INVALID_BODY } from '../../http/validator';
+import type { RouteDeps } from '../route-deps';
 import { notActive, strategyNotFound } from './dca-errors';
-import { signingKeyOf } from '../../service/signing-key';
+import { signingKeyOf } from '../../http/signing-key';
 import { strategyJson, type DcaStrategyJson } from './dca-json';
 import {
   dcaStrategySchema,

@@ -1,8 +1,8 @@
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import type { RouteDeps } from '../index';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition';
+import type { RouteDeps } from '../route-deps';
 import { limitOrderResponse } from './limit-order-response';
 import { orderFromWrite } from './pending-write';
-import { signingKeyOf } from '../../service/signing-key';
+import { signingKeyOf } from '../../http/signing-key';
 import { limitOrderIdParameter, limitOrderSchema } from './schemas';
 
 export function cancelLimitOrderRoute(deps: RouteDeps): RouteDefinition {

@@ -3,12 +3,12 @@ import type { ErrorDetail } from '../../../shared/domain/errors';
 import { ValidationError } from '../../../shared/domain/errors';
 import { newPendingLimitOrder, type LimitOrderInput } from '../../../shared/domain/limit-order';
 import type { TokensRepository } from '../../../shared/store/repositories/tokens-repository';
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import { INVALID_BODY } from '../../service/validator';
-import type { RouteDeps } from '../index';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition';
+import { INVALID_BODY } from '../../http/validator';
+import type { RouteDeps } from '../route-deps';
 import { limitOrderResponse } from './limit-order-response';
 import { expiredDetails, orderAmountDetails } from './order-field-rules';
-import { signingKeyOf } from '../../service/signing-key';
+import { signingKeyOf } from '../../http/signing-key';
 import { assertReferencePrice } from './reference-price';
 import { createLimitOrderBody, limitOrderSchema } from './schemas';
 

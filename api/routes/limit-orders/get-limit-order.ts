@@ -1,9 +1,9 @@
 import { NotFoundError } from '../../../shared/domain/errors';
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import type { RouteDeps } from '../index';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition';
+import type { RouteDeps } from '../route-deps';
 import { limitOrderResponse } from './limit-order-response';
 import { LIMIT_ORDER_NOT_FOUND } from './pending-write';
-import { signingKeyOf } from '../../service/signing-key';
+import { signingKeyOf } from '../../http/signing-key';
 import { limitOrderIdParameter, limitOrderSchema } from './schemas';
 
 export function getLimitOrderRoute(deps: RouteDeps): RouteDefinition {

@@ -1,5 +1,5 @@
-import type { RouteDefinition } from '../../service/route-definition';
-import type { RouteDeps } from '../index';
+import type { RouteDefinition } from '../../http/route-definition';
+import type { RouteDeps } from '../route-deps';
 import { cancelLimitOrderRoute } from './cancel-limit-order';
 import { createLimitOrderRoute } from './create-limit-order';
 import { getLimitOrderRoute } from './get-limit-order';

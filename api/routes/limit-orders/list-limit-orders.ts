@@ -1,10 +1,10 @@
 import { LIMIT_ORDER_STATUSES, type LimitOrderStatus } from '../../../shared/domain/limit-order';
 import type { LimitOrderFilters } from '../../../shared/store/repositories/limit-orders-repository';
-import { defineRoute, type RawQuery, type RouteDefinition } from '../../service/route-definition';
-import type { RouteDeps } from '../index';
+import { defineRoute, type RawQuery, type RouteDefinition } from '../../http/route-definition';
+import type { RouteDeps } from '../route-deps';
 import { limitOrderResponse } from './limit-order-response';
-import { signingKeyOf } from '../../service/signing-key';
-import { StreamedList } from '../../service/streamed-list';
+import { signingKeyOf } from '../../http/signing-key';
+import { StreamedList } from '../../http/streamed-list';
 import { limitOrderSchema, listLimitOrdersParameters } from './schemas';
 
 const NUMERIC = /^[0-9]{1,16}$/;

@@ -5,8 +5,8 @@ import {
   LIMIT_ORDER_STATUSES,
 } from '../../../shared/domain/limit-order';
 import { MAX_PRICE_TEXT } from '../../../shared/domain/amount-bounds';
-import type { ParameterDoc } from '../../service/route-definition';
-import { MAX_GAS_PRICE_GWEI } from '../../service/validator';
+import type { ParameterDoc } from '../../http/route-definition';
+import { MAX_GAS_PRICE_GWEI } from '../../http/validator';
 
 /** The columns hold 100 characters; a longer decimal string would not fit (and could overflow a double). */
 const DECIMAL_MAX_LENGTH = 100;

@@ -1,12 +1,12 @@
 import { NotFoundError, ValidationError } from '../../../shared/domain/errors';
 import type { LimitOrderChanges } from '../../../shared/domain/limit-order';
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import { INVALID_BODY } from '../../service/validator';
-import type { RouteDeps } from '../index';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition';
+import { INVALID_BODY } from '../../http/validator';
+import type { RouteDeps } from '../route-deps';
 import { limitOrderResponse } from './limit-order-response';
 import { emptyChangeSetDetails, expiredDetails, orderAmountDetails } from './order-field-rules';
 import { LIMIT_ORDER_NOT_FOUND, orderFromWrite } from './pending-write';
-import { signingKeyOf } from '../../service/signing-key';
+import { signingKeyOf } from '../../http/signing-key';
 import { limitOrderIdParameter, limitOrderSchema, updateLimitOrderBody } from './schemas';
 
 type UpdateLimitOrderBody = LimitOrderChanges & Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { formatUnits } from 'ethers';
+import { isNativeAddress, NATIVE_TOKEN_KEY } from '../../../shared/domain/addresses';
 import { convertAtRate } from '../../../shared/routing/prices/pair-price';
 import type { Prices } from '../../../shared/routing/prices/usd-prices';
-import { NATIVE_PSEUDO_ADDRESS } from '../../../shared/tokens/token-lists';
 import type { GAS_MULTIPLIERS } from './schemas';
 
 /** The spec's scale of `estimatedGas` per `gasMultiplier`, in percent (LOW is 1.55x). */
@@ -60,10 +60,10 @@ export function dataFeeTransaction(args: {
   const { nativeDecimals } = args.chain;
   const input = tokenIn.address.toLowerCase();
   // Selling the native coin or its wrapped token, the fee is already in the input's units.
-  const sameAsNative = input === NATIVE_PSEUDO_ADDRESS || input === args.chain.wrappedNative.toLowerCase();
+  const sameAsNative = isNativeAddress(input) || input === args.chain.wrappedNative.toLowerCase();
   const rate = sameAsNative
     ? undefined
-    : prices?.rate(chainId, { address: NATIVE_PSEUDO_ADDRESS, decimals: nativeDecimals }, tokenIn);
+    : prices?.rate(chainId, { address: NATIVE_TOKEN_KEY, decimals: nativeDecimals }, tokenIn);
   const feeInToken = sameAsNative ? fee : rate ? convertAtRate(fee, rate) : undefined;
   return {
     effectiveGasPrice: args.effectiveGasPrice.toString(),

@@ -2,17 +2,31 @@ import { ServiceError } from '../../../shared/domain/errors';
 import { applyFees } from '../../../shared/routing/fees';
 import type { GasPriceReader } from '../../../shared/chain/gas-price-reader';
 import type { Prices } from '../../../shared/routing/prices/usd-prices';
-import { quotesEndpoint } from '../../openapi/documented-endpoints';
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
+import { defineRoute, type DocumentedRoute, type RouteDefinition } from '../../http/route-definition';
+import { INVALID_BODY } from '../../http/validator';
 import { dataFeeTransaction, scaledGas } from './data-fee-transaction';
 import { assertFreshMarket } from './fresh-market-state';
 import { GWEI, noRoute, resolveSingleChainTrade, type TradeDeps } from './single-chain-trade';
 import { singleChainQuote, type SingleChainQuote } from './quote-response';
 import { checkCrossChainAmount } from './trade-amount';
-import type { QuoteRequest, SingleChainQuoteParams } from './schemas';
+import { quoteBody, quoteResponse, type QuoteRequest, type SingleChainQuoteParams } from './schemas';
 
-/** 15 bps: the spec's default protocol fee (PROTOCOL_FEE_PIPS). */
-export const DEFAULT_PROTOCOL_FEE_PIPS = 1500;
+/** POST /quotes as documented: served by `quotesRoute`, listed in /openapi.json from this very object. */
+export const quotesEndpoint: DocumentedRoute = {
+  method: 'POST',
+  path: '/quotes',
+  auth: 'signed',
+  body: quoteBody,
+  bodyError: INVALID_BODY,
+  doc: {
+    tag: 'Quotes and swaps',
+    summary: 'Best aggregated route for a swap on one chain or a transfer between two chains',
+    description:
+      '`mode` is `single-chain` or `cross-chain` (case-sensitive); cross-chain bodies reject top-level keys other than `mode`, `params` and `fees`. A quote is not reserved: request the swap right after and protect it with `slippage`.',
+    response: quoteResponse,
+    errors: [400, 422, 500],
+  },
+};
 
 export interface QuotesDeps extends TradeDeps {
   protocolFeePips: number;
@@ -82,7 +96,7 @@ async function quoteSingleChain(
 }
 
 /**
- * POST /quotes, served from its documented definition. Single-chain only for now: a valid cross-chain body
+ * POST /quotes, served from its definition above. Single-chain only for now: a valid cross-chain body
  * (amount within its token's bounds) answers 422 NO_ROUTE until cross-chain providers exist. Every route of the api is signed by an API account,
  * so `fees` always applies.
  */

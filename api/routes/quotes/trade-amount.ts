@@ -2,7 +2,7 @@ import type { ChainRegistry } from '../../../shared/chain/chain-registry';
 import { fractionDigits, toBaseUnits, UINT256_MAX } from '../../../shared/domain/amount-bounds';
 import { ValidationError } from '../../../shared/domain/errors';
 import type { TokensRepository } from '../../../shared/store/repositories/tokens-repository';
-import { INVALID_BODY } from '../../service/validator';
+import { INVALID_BODY } from '../../http/validator';
 
 const amountError = (message: string): ValidationError =>
   new ValidationError(INVALID_BODY, [{ field: 'params.amount', message }]);

@@ -1,6 +1,6 @@
 import type { SchemaObject } from 'ajv';
 import type { ChainRegistry } from '../../../shared/chain/chain-registry';
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition';
 
 export const supportChainBody: SchemaObject = {
   type: 'object',

@@ -1,4 +1,5 @@
 import type { ChainClient } from '../../../shared/chain/chain-client';
+import { ZERO_ADDRESS } from '../../../shared/domain/addresses';
 import { ServiceError, ValidationError } from '../../../shared/domain/errors';
 import { applyFees, minimumAfterSlippage } from '../../../shared/routing/fees';
 import { SMART_ROUTER_ID } from '../../../shared/routing/quote-engine';
@@ -7,14 +8,13 @@ import {
   simulateSwap,
   type SwapTransaction,
 } from '../../../shared/routing/swap-calldata';
-import { swapEndpoint } from '../../openapi/documented-endpoints';
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import { INVALID_BODY } from '../../service/validator';
+import { defineRoute, type DocumentedRoute, type RouteDefinition } from '../../http/route-definition';
+import { INVALID_BODY } from '../../http/validator';
 import { assertFreshMarket } from '../quotes/fresh-market-state';
 import { GWEI, noRoute, resolveSingleChainTrade, type TradeDeps } from '../quotes/single-chain-trade';
 import type { Fees } from '../quotes/schemas';
 import { checkCrossChainAmount } from '../quotes/trade-amount';
-import type { SingleChainSwapParams, SwapRequest } from './schemas';
+import { swapBody, swapResponse, type SingleChainSwapParams, type SwapRequest } from './schemas';
 
 /** Calldata expires on-chain this long after it is built (the spec's 5 minutes). */
 export const SWAP_DEADLINE_SECONDS = 300n;
@@ -23,7 +23,23 @@ export const SWAP_DEADLINE_SECONDS = 300n;
  * `estimatedGas` when the transaction cannot be estimated from the account yet (no balance or allowance).
  */
 export const SWAP_ROUTER_OVERHEAD_GAS = 100_000n;
-const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/** POST /swap as documented: served by `swapRoute`, listed in /openapi.json from this very object. */
+export const swapEndpoint: DocumentedRoute = {
+  method: 'POST',
+  path: '/swap',
+  auth: 'signed',
+  body: swapBody,
+  bodyError: INVALID_BODY,
+  doc: {
+    tag: 'Quotes and swaps',
+    summary: 'Unsigned transaction calldata for a quoted route',
+    description:
+      "Send the same pair and amount as the quote plus the wallet `account` and the quote's `aggregatorId`. The service never broadcasts: sign and send the transaction yourself, after `eth_estimateGas`. `dryRun` is accepted with no effect on single-chain and rejected on cross-chain.",
+    response: swapResponse,
+    errors: [400, 422, 500],
+  },
+};
 
 export interface SwapDeps extends TradeDeps {
   protocolFeePips: number;

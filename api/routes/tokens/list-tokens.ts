@@ -2,9 +2,9 @@ import type { SchemaObject } from 'ajv';
 import type { ChainRegistry } from '../../../shared/chain/chain-registry';
 import { ServiceError } from '../../../shared/domain/errors';
 import type { TokensRepository } from '../../../shared/store/repositories/tokens-repository';
-import { enabledChainOfQuery } from '../../service/enabled-chain';
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import type { RequestValidator } from '../../service/validator';
+import { enabledChainOfQuery } from '../../http/enabled-chain';
+import { defineRoute, type RouteDefinition } from '../../http/route-definition';
+import type { RequestValidator } from '../../http/validator';
 
 /** Only `chainId` is accepted, once, as a positive integer. */
 export const listTokensQuery: SchemaObject = {

@@ -1,17 +1,40 @@
 import type { ChainRegistry } from '../../../shared/chain/chain-registry';
+import { redactUrls } from '../../../shared/chain/redact-url';
 import { ServiceError } from '../../../shared/domain/errors';
-import { transactionStatusEndpoint } from '../../openapi/documented-endpoints';
-import { enabledChainOfQuery } from '../../service/enabled-chain';
-import { defineRoute, type RouteDefinition } from '../../service/route-definition';
-import type { RequestValidator } from '../../service/validator';
-import { INVALID_TRANSACTION_HASH, transactionPathParams, transactionQuery } from './schemas';
+import { enabledChainOfQuery } from '../../http/enabled-chain';
+import { defineRoute, type DocumentedRoute, type RouteDefinition } from '../../http/route-definition';
+import type { RequestValidator } from '../../http/validator';
+import {
+  INVALID_TRANSACTION_HASH,
+  onChainStatusSchema,
+  transactionChainIdParam,
+  transactionHashSchema,
+  transactionPathParams,
+  transactionQuery,
+} from './schemas';
 import { ChainReadError, transactionStatus } from './transaction-status';
 import type { TransactionStatusSource } from './transaction-status-source';
 
-/** RPC URLs often carry a provider's API key: error text from the RPC layer is logged only with them masked. */
-const URL_PATTERN = /\b(?:https?|wss?):\/\/[^\s"'<>)]+/gi;
-export const redactUrls = (text: string): string => text.replace(URL_PATTERN, '<rpc-url>');
+/** GET /transactions/{hash} as documented: served by `transactionStatusRoute`, listed in /openapi.json from here. */
+export const transactionStatusEndpoint: DocumentedRoute = {
+  method: 'GET',
+  path: '/transactions/:hash',
+  auth: 'signed',
+  doc: {
+    tag: 'Quotes and swaps',
+    summary: 'On-chain status of any transaction on an enabled chain',
+    description:
+      'A malformed hash answers `400 Invalid transaction hash`; a chain that is not enabled `400 Chain N is not enabled`; an unknown hash `200` with status `not_found`; an RPC failure `500 TX_STATUS_ERROR`.',
+    parameters: [
+      { name: 'hash', in: 'path', required: true, schema: transactionHashSchema },
+      { name: 'chainId', in: 'query', required: true, schema: transactionChainIdParam },
+    ],
+    response: onChainStatusSchema,
+    errors: [400, 500],
+  },
+};
 
+/** RPC error text can quote the node's URL, API key included: it is logged with every URL redacted. */
 function describeCause(cause: unknown): { code?: string; message: string } {
   if (cause instanceof Error) {
     const code = (cause as { code?: unknown }).code;
@@ -20,10 +43,7 @@ function describeCause(cause: unknown): { code?: string; message: string } {
   return { message: redactUrls(String(cause)) };
 }
 
-/**
- * GET /transactions/{hash}?chainId=: served from its documented definition, so the OpenAPI document is the
- * same whether the route is served or only documented.
- */
+/** GET /transactions/{hash}?chainId=: the definition above with its handler. */
 export function transactionStatusRoute(deps: {
   chains: ChainRegistry;
   validator: RequestValidator;

@@ -1,14 +1,10 @@
 import Ajv, { type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import type { DataValidateFunction } from 'ajv/dist/types';
 import { isAddress } from 'ethers';
+import { isNativeAddress, ZERO_ADDRESS } from '../../shared/domain/addresses';
 import type { ErrorDetail } from '../../shared/domain/errors';
 import { decimalAbove, fractionDigits, MAX_PRICE, MAX_PRICE_TEXT } from '../../shared/domain/amount-bounds';
 import { ValidationError } from '../../shared/domain/errors';
-
-export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
-
-export const isNativeAddress = (address: string): boolean => address.toLowerCase() === NATIVE_TOKEN_ADDRESS;
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 

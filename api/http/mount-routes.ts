@@ -96,8 +96,11 @@ export function mountRoutes(routes: RouteDefinition[], deps: MountDeps): Middlew
   const perIp = limitPerIp(deps.rateLimiter, deps.metrics);
   const perKey = limitPerKey(deps.rateLimiter, deps.metrics);
   const body = readBody(deps.bodyLimitBytes);
-  for (const route of routes) {
+  // A documented endpoint not served yet has neither: it stays in /openapi.json and answers 404 like any path.
+  for (const route of routes.filter((r) => r.handle || r.raw)) {
     const template = `${BASE_PATH}${route.path}`;
+    // Each route's request counters exist at 0 from the start: the first request of a status is counted.
+    deps.metrics.initRoute(template, route.method);
     const tag: Middleware<ApiState> = async (ctx, next) => {
       ctx.state.routeTemplate = template;
       await next();

@@ -67,5 +67,8 @@ export function defineRoute<TBody>(route: RouteDefinition<TBody>): RouteDefiniti
   return route as RouteDefinition;
 }
 
-/** A documented endpoint that later work implements: listed in /openapi.json, not yet served. */
+/**
+ * A route's definition without its handler: everything /openapi.json shows. Route files export theirs and serve it
+ * spread (`{...quotesEndpoint, handle}`); one registered as is stays documented and unmounted (a 404).
+ */
 export type DocumentedRoute = Omit<RouteDefinition, 'handle' | 'raw'>;
