@@ -1,25 +1,26 @@
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { parseUnits } from 'ethers';
 import { ChainClients } from '../shared/chain/chain-clients';
 import { ChainRegistry } from '../shared/chain/chain-registry';
 import { RpcMetrics } from '../shared/chain/rpc-metrics';
 import type { AppConfig, ChainConfig, ChainContracts } from '../shared/config/config-schema';
 import { createLogger, type Logger } from '../shared/log/create-logger';
 import { createAdminServer } from '../shared/metrics/admin-server';
-import { readiness, registerChainFreshnessGauges } from '../shared/metrics/chain-readiness';
+import { registerChainFreshnessGauges } from '../shared/metrics/chain-readiness';
+import { gracefulClose } from '../shared/process/graceful-close';
 import { Prices } from '../shared/routing/prices/usd-prices';
 import { startQuoting, type QuotingService } from '../shared/routing/quoting-service';
+import type { AnyKeeperOrderRepository } from '../shared/store/repositories/keeper-order-repository';
 import { openStore, type Store } from '../shared/store/store';
 import { tokensOfChain } from '../shared/tokens/token-lists';
-import { ChainKeeper } from './chain-keeper';
+import { buildChainKeeper } from './build-chain-keeper';
+import type { ChainKeeper } from './chain-keeper';
+import { keeperHealth } from './keeper-health';
 import { TickLoop } from './tick-loop';
 import { KeeperMetrics } from './keeper-metrics';
 import { OrderIndex } from './select/order-index';
 import { OrderIndexSync } from './select/order-index-sync';
 import { loadExecutorWallets } from './submit/executor-keys';
-import { FeePolicy } from './submit/fee-policy';
-import { WalletPool } from './submit/wallet-pool';
 
 const RPC_TIMEOUT_MS = 10_000;
 const SOURCE_RPC_TIMEOUT_MS = 30_000;
@@ -115,38 +116,23 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     },
   );
 
-  const lowBalanceWei = BigInt(config.keeper.lowBalanceWei);
   const keepers: ChainKeeper[] = [];
   for (const chain of chains.all()) {
     const client = clients.find(chain.chainId);
     if (!chain.contracts || !client) continue;
     const chainId = chain.chainId;
-    const pool = new WalletPool(client, signers, {
-      lowBalanceWei,
-      onBalance: (address, wei, low) => metrics.walletBalance(chainId, address, wei, low),
-      onResync: (e) => metrics.nonceResync(chainId, e.address),
-    });
     keepers.push(
-      new ChainKeeper({
+      buildChainKeeper({
         chain: chain as ChainConfig & { contracts: ChainContracts },
         client,
         engine: quoting.engine,
         prices,
         tokens: () => listed.get(chainId) ?? [],
         index,
-        limit: store.keeperLimitOrders,
-        dca: store.keeperDca,
-        transactions: store.keeperTransactions,
-        referencePrices: store.referencePrices,
-        pool,
-        fees: new FeePolicy(client, {
-          maxFeePerGasCap: parseUnits(
-            String(chain.maxFeePerGasGwei ?? config.keeper.maxFeePerGasGwei),
-            'gwei',
-          ),
-        }),
+        store,
+        signers,
+        keeper: config.keeper,
         metrics,
-        config: { ...config.keeper, confirmations: chain.confirmations ?? config.keeper.confirmations },
         owner,
         log: log.child({ chainId }),
         now,
@@ -171,28 +157,34 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
   // A keeper restarted under the same KEEPER_ID knows the orders it claimed and never sent are its own: they go
   // back to pending at once rather than after their lease (its sent transactions are followed from the store).
   const takeBackOwnClaims = async (): Promise<void> => {
-    let limit = 0;
-    let dca = 0;
-    for (;;) {
-      const l = await store.keeperLimitOrders.releaseLeasesOf(owner, now());
-      const d = await store.keeperDca.releaseLeasesOf(owner, now());
-      limit += l.length;
-      dca += d.length;
-      if (!l.length && !d.length) break;
+    const repositories: AnyKeeperOrderRepository[] = [store.keeperLimitOrders, store.keeperDca];
+    const taken = Object.fromEntries(repositories.map((r) => [r.kind, 0]));
+    for (const repository of repositories) {
+      for (;;) {
+        const released = await repository.releaseLeasesOf(owner, now());
+        if (!released.length) break;
+        taken[repository.kind] += released.length;
+      }
     }
-    if (limit || dca)
-      log.info({ owner, limit, dca }, 'took back the claims of a previous run of this keeper');
+    if (Object.values(taken).some((n) => n > 0))
+      log.info({ owner, ...taken }, 'took back the claims of a previous run of this keeper');
   };
 
   let stopped = false;
   let gaugeTimer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
   registerChainFreshnessGauges(metrics.registry, 'tas_keeper_', quoting.engine, chainIds);
-  const admin = createAdminServer(
-    metrics.registry,
-    async () => !stopped,
-    (only) => readiness(quoting.engine, chainIds, only),
-  );
+  // /healthz: the store answers and no chain's block feed is stalled past a bound; /readyz: every market is fresh.
+  const health = keeperHealth({
+    probeStore: () => store.knex.raw('select 1'),
+    feeds: () => keepers.map((keeper) => keeper.feed),
+    market: quoting.engine,
+    chainIds,
+    stopping: () => stopped,
+    stalledAtMostMs: config.keeper.blockStallMs,
+  });
+  const admin = createAdminServer(metrics.registry, health.healthy, health.ready);
+  const closeAdmin = gracefulClose(admin);
 
   const syncLoop = new TickLoop(
     async () => void (await sync.poll()),
@@ -250,7 +242,7 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
       if (!options.quoting) await quoting.stop();
       clients.close();
       sourceClients.close();
-      await new Promise<void>((resolve) => (admin.listening ? admin.close(() => resolve()) : resolve()));
+      if (admin.listening) await closeAdmin();
       if (ownStore) await store.close();
       log.info('keeper stopped');
     },

@@ -1,10 +1,22 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { FAILURE_KINDS } from './plan/failure-kinds';
 
 /** Which pipeline an order belongs to: a limit order or one DCA iteration. */
-export type OrderKind = 'limit' | 'dca';
+export const ORDER_KINDS = ['limit', 'dca'] as const;
+export type OrderKind = (typeof ORDER_KINDS)[number];
 
 /** The keeper's stages (one folder each); `main` is the process around them. */
-export type KeeperStage = 'watch' | 'select' | 'claim' | 'plan' | 'submit' | 'track' | 'settle' | 'dca';
+export const KEEPER_STAGES = [
+  'watch',
+  'select',
+  'claim',
+  'plan',
+  'submit',
+  'track',
+  'settle',
+  'dca',
+] as const;
+export type KeeperStage = (typeof KEEPER_STAGES)[number];
 
 /** Limit-order states the keeper still has work on; final ones are not gauged (they only grow). */
 export const OPEN_LIMIT_ORDER_STATUSES = ['pending', 'executing', 'submitted'] as const;
@@ -18,16 +30,26 @@ export type OpenDcaOrderStatus = (typeof OPEN_DCA_ORDER_STATUSES)[number];
  * How one order ended in an included transaction: `executed` (OrderExecuted event), `failed` (OrderFailed event:
  * the batch went on without it), `reverted` (the whole transaction reverted, so every order in it).
  */
-export type ExecutionResult = 'executed' | 'failed' | 'reverted';
+export const EXECUTION_RESULTS = ['executed', 'failed', 'reverted'] as const;
+export type ExecutionResult = (typeof EXECUTION_RESULTS)[number];
 
 /** What the failure table decided for a failed order: try again next block, back off, or settle it `failed`. */
-export type FailureDisposition = 'retry' | 'backoff' | 'final';
+export const FAILURE_DISPOSITIONS = ['retry', 'backoff', 'final'] as const;
+export type FailureDisposition = (typeof FAILURE_DISPOSITIONS)[number];
 
 /** How a DCA iteration ended (its final DCA order state). */
-export type DcaIterationResult = 'successful' | 'error' | 'expired' | 'cancelled';
+export const DCA_ITERATION_RESULTS = ['successful', 'error', 'expired', 'cancelled'] as const;
+export type DcaIterationResult = (typeof DCA_ITERATION_RESULTS)[number];
 
 /** `status` of a transaction receipt. */
-export type ReceiptStatus = 'success' | 'reverted';
+export const RECEIPT_STATUSES = ['success', 'reverted'] as const;
+export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
+
+/**
+ * Reasons of `tas_keeper_order_failures_total`: the failure table's codes (OrderExecutor's OrderFailed reasons and
+ * the keeper's own), each started at 0 on every chain.
+ */
+export const FAILURE_REASONS = Object.keys(FAILURE_KINDS) as readonly (keyof typeof FAILURE_KINDS)[];
 
 /** What a stage set aside: a limit order, a DCA iteration, a DCA strategy, or a keeper transaction. */
 export const SET_ASIDE_KINDS = ['limit', 'dca', 'dca_strategy', 'transaction'] as const;
@@ -91,6 +113,7 @@ function native(wei: bigint): number {
  */
 export class KeeperMetrics {
   readonly registry = new Registry();
+  private readonly chains = new Set<number>();
 
   readonly openLimitOrders = new Gauge({
     name: 'tas_keeper_open_limit_orders',
@@ -117,6 +140,12 @@ export class KeeperMetrics {
     help: 'Time one pipeline stage spends on one tick (one block of one chain), by chain and stage',
     labelNames: ['chain_id', 'stage'] as const,
     buckets: TICK_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly oldestCrossedOrderBlocks = new Gauge({
+    name: 'tas_keeper_oldest_crossed_order_blocks',
+    help: 'Blocks since the oldest order still open past its trigger was first selected as crossed (0: none waits), by chain and kind',
+    labelNames: ['chain_id', 'kind'] as const,
     registers: [this.registry],
   });
   readonly ordersTriggeredTotal = new Counter({
@@ -333,15 +362,65 @@ export class KeeperMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tas_keeper_' });
+    for (const stage of [...KEEPER_STAGES, 'main'] as const) this.unhandledErrorsTotal.inc({ stage }, 0);
   }
 
-  /** Series of a chain's counters start at 0, so the first event of each counts (a rate over a new series misses it). */
+  /**
+   * Creates every known series of a chain at 0 before its first event: Prometheus sees a labelled series only once
+   * it exists, so `increase()` and `rate()` never count the event that creates it (the first BAD_SIGNATURE, the
+   * first executed DCA iteration), and a panel over a series never written reads "No data" instead of 0. Label
+   * sets are the bounded ones: kinds, stages, results, statuses, dispositions and the failure table's reasons.
+   * Idempotent: a second call for a chain changes nothing (it would zero its histograms).
+   */
   initChain(chainId: number): void {
+    if (this.chains.has(chainId)) return;
+    this.chains.add(chainId);
     const chain_id = String(chainId);
+    const chain = { chain_id };
+    this.setOpenLimitOrders(chainId, {});
+    this.setOpenDcaOrders(chainId, {});
+    this.feedStalled.set(chain, 0);
+    this.claimsHeld.set(chain, 0);
+    for (const counter of [
+      this.blocksSeenTotal,
+      this.feedStallsTotal,
+      this.reorgsTotal,
+      this.gasUsedTotal,
+      this.gasCostNativeTotal,
+      this.transactionsSentTotal,
+      this.replacementsTotal,
+      this.droppedTotal,
+    ])
+      counter.inc(chain, 0);
+    for (const histogram of [
+      this.selectionDuration,
+      this.batchSize,
+      this.gasPerOrder,
+      this.executionFeeNative,
+      this.inclusionBlocks,
+      this.inclusionSeconds,
+    ])
+      histogram.zero(chain);
+    for (const stage of KEEPER_STAGES) this.tickDuration.zero({ chain_id, stage });
+    for (const kind of ORDER_KINDS) {
+      for (const counter of [
+        this.ordersTriggeredTotal,
+        this.claimsTotal,
+        this.claimsLostTotal,
+        this.leaseReclaimsTotal,
+        this.outageDelaysTotal,
+      ])
+        counter.inc({ chain_id, kind }, 0);
+      this.oldestCrossedOrderBlocks.set({ chain_id, kind }, 0);
+      for (const result of EXECUTION_RESULTS) this.executionsTotal.inc({ chain_id, kind, result }, 0);
+      for (const reason of FAILURE_REASONS)
+        for (const disposition of FAILURE_DISPOSITIONS)
+          this.orderFailuresTotal.inc({ chain_id, kind, reason, disposition }, 0);
+    }
+    for (const result of DCA_ITERATION_RESULTS) this.dcaIterationsTotal.inc({ chain_id, result }, 0);
+    for (const status of RECEIPT_STATUSES) this.receiptsTotal.inc({ chain_id, status }, 0);
     for (const kind of SET_ASIDE_KINDS)
       for (const reason of SET_ASIDE_REASONS) this.rowsSetAsideTotal.inc({ chain_id, kind, reason }, 0);
-    for (const kind of ['limit', 'dca'] as const) this.outageDelaysTotal.inc({ chain_id, kind }, 0);
-    this.claimsHeld.set({ chain_id }, 0);
   }
 
   /** The `Content-Type` of `registry.metrics()`, for the admin server. */
@@ -370,6 +449,15 @@ export class KeeperMetrics {
     this.tickDuration.observe({ chain_id: String(chainId), stage }, seconds);
   }
 
+  /**
+   * After each selection: how many blocks the oldest order that is past its trigger and still open has waited since
+   * it was first selected as crossed (0 when none). An order that keeps failing or waiting past its trigger shows
+   * here long before its maker asks; the alert TasOrdersPastTrigger reads it.
+   */
+  setOldestCrossedOrder(chainId: number, kind: OrderKind, blocks: number): void {
+    this.oldestCrossedOrderBlocks.set({ chain_id: String(chainId), kind }, blocks);
+  }
+
   ordersTriggered(chainId: number, kind: OrderKind, count: number): void {
     if (count > 0) this.ordersTriggeredTotal.inc({ chain_id: String(chainId), kind }, count);
   }
@@ -387,11 +475,15 @@ export class KeeperMetrics {
     this.priceLagBlocks.set({ chain_id: String(chainId) }, blocks);
   }
 
-  /** The watchdog fired: counted once per stall; `blockSeen` clears the gauge. */
+  /** The watchdog fired: counted once per stall; `feedResumed` (or `blockSeen`) clears the gauge. */
   feedStall(chainId: number): void {
     const labels = { chain_id: String(chainId) };
     this.feedStallsTotal.inc(labels);
     this.feedStalled.set(labels, 1);
+  }
+
+  feedResumed(chainId: number): void {
+    this.feedStalled.set({ chain_id: String(chainId) }, 0);
   }
 
   reorgDetected(chainId: number): void {
@@ -482,6 +574,8 @@ export class KeeperMetrics {
     const labels = { chain_id: String(chainId), wallet };
     this.walletBalanceNative.set(labels, native(balanceWei));
     this.walletBalanceLow.set(labels, low ? 1 : 0);
+    // The wallets are known from their first balance read: their resyncs count from 0 (adding 0 keeps the count).
+    this.nonceResyncsTotal.inc(labels, 0);
   }
 
   setInFlight(chainId: number, wallet: string, transactions: number): void {

@@ -1,33 +1,36 @@
+import { devnetExecutorKeys } from '../devnet/manifest-executors';
+import { manifestChainsOf } from '../devnet/manifest-chains';
 import { loadConfig } from '../shared/config/load-config';
 import { createLogger } from '../shared/log/create-logger';
+import { runUntilSignal } from '../shared/process/run-until-signal';
 import { buildKeeper } from './build-keeper';
 
-/** `npm run keeper`: the keeper alone, on the store and chains of the configuration. */
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const log = createLogger(config.logLevel, 'keeper');
-  const keeper = await buildKeeper(config, { log });
-  const { adminUrl } = await keeper.start();
-  console.warn(`keeper: ${keeper.owner} (admin ${adminUrl})`);
-
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    keeper.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-}
-
-main().catch((err: Error) => {
-  console.error(`keeper failed to start: ${err.message}`);
-  process.exit(1);
-});
+/**
+ * `npm run keeper`: the keeper alone, on the store and chains of the configuration (CHAINS_FILE, or the devnet
+ * named by DEVNET_MANIFEST). A signal lets the ticks in flight finish before the process exits.
+ */
+runUntilSignal(
+  async (life) => {
+    const devnet = manifestChainsOf(process.env);
+    const config = loadConfig(process.env, devnet ? { chains: devnet.chains } : {});
+    const { executorPrivateKeys, executorKeystoreFiles } = config.keeper;
+    // Keys of its own win; on a devnet without them the keeper sends from the devnet's registered executors.
+    const executorKeys =
+      devnet && executorPrivateKeys.length === 0 && executorKeystoreFiles.length === 0
+        ? devnetExecutorKeys(devnet, process.env)
+        : [];
+    const log = createLogger(config.logLevel, 'keeper');
+    life.useLog(log);
+    const keeper = await buildKeeper(config, { log, executorKeys });
+    life.onStop(() => keeper.stop());
+    const { adminUrl } = await keeper.start();
+    console.warn(`keeper: ${keeper.owner} (admin ${adminUrl})`);
+    if (devnet) {
+      const wallets = executorKeys.length
+        ? `the devnet's ${executorKeys.length} executor wallets (public test keys)`
+        : 'its own executor wallets';
+      console.warn(`keeper: chains of ${devnet.file}, executing with ${wallets}`);
+    }
+  },
+  { failedToStart: 'keeper failed to start' },
+);

@@ -1,9 +1,7 @@
-import { Interface, getAddress } from 'ethers';
-import { loadArtifact } from '../../contracts-abi/artifacts';
+import { getAddress } from 'ethers';
+import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import type { PathParams } from '../../shared/routing/swap-calldata';
 import { fundingKey } from './funding-check';
-
-const ORDER_EXECUTOR = new Interface(loadArtifact('OrderExecutor').abi);
 
 export interface BatchOrder {
   onchainId: string;
@@ -24,7 +22,7 @@ export interface BatchGroup {
 
 /** OrderExecutor.executeBatch calldata. */
 export function encodeExecuteBatch(groups: readonly BatchGroup[], deadline: bigint): string {
-  return ORDER_EXECUTOR.encodeFunctionData('executeBatch', [
+  return orderExecutorInterface().encodeFunctionData('executeBatch', [
     groups.map((g) => ({
       tokenIn: g.tokenIn,
       tokenOut: g.tokenOut,
@@ -48,7 +46,7 @@ export function encodeExecuteBatch(groups: readonly BatchGroup[], deadline: bigi
  */
 export function batchPulls(calldata: string): Map<string, bigint> {
   const pulls = new Map<string, bigint>();
-  const [groups] = ORDER_EXECUTOR.decodeFunctionData('executeBatch', calldata) as unknown as [
+  const [groups] = orderExecutorInterface().decodeFunctionData('executeBatch', calldata) as unknown as [
     Array<{ tokenIn: string; orders: Array<{ maker: string; amountIn: bigint; fee: bigint }> }>,
   ];
   for (const group of groups) {
@@ -59,6 +57,3 @@ export function batchPulls(calldata: string): Map<string, bigint> {
   }
   return pulls;
 }
-
-/** Calls that read the contract's settings and state (maxFeeBps, executed(id)). */
-export const orderExecutorInterface = (): Interface => ORDER_EXECUTOR;

@@ -1,6 +1,6 @@
 import { convertAtRate } from '../../shared/routing/prices/pair-price';
 import type { Prices } from '../../shared/routing/prices/usd-prices';
-import { NATIVE_PSEUDO_ADDRESS } from '../../shared/tokens/token-lists';
+import { NATIVE_TOKEN_KEY } from '../../shared/domain/addresses';
 
 /**
  * Gas one more order adds to a batch (check, pull, share of the swap, payout), measured on devnet: a 20-order
@@ -33,7 +33,7 @@ export function executionFee(args: {
   } else {
     const rate = args.prices.rate(
       args.chainId,
-      { address: NATIVE_PSEUDO_ADDRESS, decimals: args.nativeDecimals },
+      { address: NATIVE_TOKEN_KEY, decimals: args.nativeDecimals },
       args.tokenIn,
     );
     if (!rate) return undefined;

@@ -1,11 +1,6 @@
-import { Interface } from 'ethers';
 import type { ChainClient } from '../../shared/chain/chain-client';
+import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { ExecutionOrder } from './execution-order';
-
-const ERC20 = new Interface([
-  'function balanceOf(address) view returns (uint256)',
-  'function allowance(address owner, address spender) view returns (uint256)',
-]);
 
 export interface Funding {
   balance: bigint;
@@ -27,8 +22,8 @@ export interface FundingVerdict {
 }
 
 async function read(client: ChainClient, token: string, fn: string, args: unknown[]): Promise<bigint> {
-  const data = await client.call({ to: token, data: ERC20.encodeFunctionData(fn, args) });
-  return ERC20.decodeFunctionResult(fn, data)[0] as bigint;
+  const data = await client.call({ to: token, data: erc20Interface().encodeFunctionData(fn, args) });
+  return erc20Interface().decodeFunctionResult(fn, data)[0] as bigint;
 }
 
 /**

@@ -5,18 +5,41 @@ import type {
   KeeperTransaction,
   LimitOrderOutcome,
 } from '../../shared/store/repositories/keeper-transactions-repository';
+import type { KeeperOrderKind, OrderSuccess } from '../../shared/store/repositories/keeper-order-repository';
+import { workOf, type OrderWorks, type TokenPairDecimals } from '../order-work';
 import { decideFailure } from '../plan/failure-kinds';
 import type { ExecutionEvent } from './execution-events';
 import { onchainOrderId } from './execution-events';
 
-export interface OrderFacts {
-  attemptNumber(kind: 'limit' | 'dca', id: string): Promise<number>;
-  /** Decimals of a DCA order's tokens (to report amounts as JSON numbers). */
-  dcaDecimals(id: string): Promise<{ decimalsIn: number; decimalsOut: number } | undefined>;
+type ExecutedEvent = Extract<ExecutionEvent, { kind: 'executed' }>;
+
+async function attemptNumber(works: OrderWorks, kind: KeeperOrderKind, id: string): Promise<number> {
+  return (await workOf(works, kind).repository.findById(id))?.attemptNumber ?? 0;
+}
+
+/** The orders a keeper transaction carries, each with its kind. */
+export function ordersOfTransaction(
+  tx: Pick<KeeperTransaction, 'limitOrderIds' | 'dcaOrderIds'>,
+): { kind: KeeperOrderKind; id: string }[] {
+  return [
+    ...tx.limitOrderIds.map((id) => ({ kind: 'limit' as const, id })),
+    ...tx.dcaOrderIds.map((id) => ({ kind: 'dca' as const, id })),
+  ];
+}
+
+/** An OrderExecuted event's amounts as the orders report them (JSON numbers of whole tokens; 0 when unknown). */
+export function executedAmounts(
+  event: ExecutedEvent | undefined,
+  decimals: TokenPairDecimals | undefined,
+): Required<Omit<OrderSuccess, 'transactionHash'>> {
+  if (!event || !decimals) return { amountReceived: 0, executionPrice: 0 };
+  const received = Number(formatUnits(event.amountOut, decimals.decimalsOut));
+  const sold = Number(formatUnits(event.amountIn, decimals.decimalsIn));
+  return { amountReceived: received, executionPrice: sold > 0 ? received / sold : 0 };
 }
 
 export interface SettledOrder {
-  kind: 'limit' | 'dca';
+  kind: KeeperOrderKind;
   id: string;
   result: 'executed' | 'failed';
   reason?: string;
@@ -30,7 +53,7 @@ export interface SettledOrder {
 export async function batchOutcomes(
   tx: KeeperTransaction,
   events: readonly ExecutionEvent[],
-  facts: OrderFacts,
+  works: OrderWorks,
   nowMs: number,
 ): Promise<{ outcomes: BatchOutcomes; settled: SettledOrder[] }> {
   const byId = new Map(events.map((e) => [e.onchainId, e]));
@@ -44,7 +67,7 @@ export async function batchOutcomes(
       continue;
     }
     const reason = event?.kind === 'failed' ? event.reason : 'TRANSACTION_REVERTED';
-    const decision = decideFailure(reason, await facts.attemptNumber('limit', id), nowMs);
+    const decision = decideFailure(reason, await attemptNumber(works, 'limit', id), nowMs);
     limitOrders.push({
       id,
       kind: 'failed',
@@ -57,21 +80,15 @@ export async function batchOutcomes(
   const dcaOrders: DcaOrderOutcome[] = [];
   for (const id of tx.dcaOrderIds) {
     const event = byId.get(onchainOrderId(id).toLowerCase());
-    const decimals = await facts.dcaDecimals(id);
-    if (event?.kind === 'executed' && decimals) {
-      const received = Number(formatUnits(event.amountOut, decimals.decimalsOut));
-      const sold = Number(formatUnits(event.amountIn, decimals.decimalsIn));
-      dcaOrders.push({
-        id,
-        kind: 'successful',
-        amountReceived: received,
-        executionPrice: sold > 0 ? received / sold : 0,
-      });
+    if (event?.kind === 'executed') {
+      // An executed order is successful even when its tokens' decimals are gone from the list (amounts then 0).
+      const amounts = executedAmounts(event, await workOf(works, 'dca').decimals(id));
+      dcaOrders.push({ id, kind: 'successful', ...amounts });
       settled.push({ kind: 'dca', id, result: 'executed' });
       continue;
     }
     const reason = event?.kind === 'failed' ? event.reason : 'TRANSACTION_REVERTED';
-    const decision = decideFailure(reason, await facts.attemptNumber('dca', id), nowMs);
+    const decision = decideFailure(reason, await attemptNumber(works, 'dca', id), nowMs);
     dcaOrders.push({
       id,
       kind: 'error',

@@ -1,7 +1,5 @@
-import { Interface, id, type Log } from 'ethers';
-import { loadArtifact } from '../../contracts-abi/artifacts';
-
-const ORDER_EXECUTOR = new Interface(loadArtifact('OrderExecutor').abi);
+import { id, type Log } from 'ethers';
+import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 
 /** The on-chain id of a service order or DCA iteration: keccak256 of its id string (the keeper's convention). */
 export const onchainOrderId = (serviceId: string): string => id(serviceId);
@@ -13,9 +11,10 @@ export type ExecutionEvent =
 /** OrderExecuted / OrderFailed events of a receipt, emitted by `orderExecutor` only (another contract's are noise). */
 export function executionEvents(logs: readonly Log[], orderExecutor: string): ExecutionEvent[] {
   const events: ExecutionEvent[] = [];
+  const iface = orderExecutorInterface();
   for (const log of logs) {
     if (log.address.toLowerCase() !== orderExecutor.toLowerCase()) continue;
-    const parsed = ORDER_EXECUTOR.parseLog({ topics: [...log.topics], data: log.data });
+    const parsed = iface.parseLog({ topics: [...log.topics], data: log.data });
     if (parsed?.name === 'OrderExecuted') {
       events.push({
         kind: 'executed',

@@ -4,6 +4,7 @@ import type {
   KeeperTransaction,
   KeeperTransactionsRepository,
 } from '../../shared/store/repositories/keeper-transactions-repository';
+import { byKind } from '../order-work';
 import { encodeExecuteBatch } from '../plan/execute-batch-call';
 import type { PlannedGroup } from '../plan/batch-planner';
 import { BATCH_BASE_GAS, GAS_PER_ORDER } from '../plan/execution-fee';
@@ -89,6 +90,12 @@ export async function submitBatch(
   const fees = decision.fees;
   const gasLimit = gasEstimate;
   const orders = groups.flatMap((g) => g.orders);
+  const ofKind = new Map(
+    [...byKind(orders.map((p) => p.order))].map(([kind, list]) => [
+      kind,
+      list.map((o) => ({ id: o.id, version: o.version })),
+    ]),
+  );
   let recorded: KeeperTransaction | undefined;
   let conflict: string | undefined;
   try {
@@ -103,12 +110,9 @@ export async function submitBatch(
             rawTx: signed.raw,
             ...maxFeeOf(fees),
             triggerBlock,
-            limitOrders: orders
-              .filter((p) => p.order.kind === 'limit')
-              .map((p) => ({ id: p.order.id, version: p.order.version, ...fieldsOf(p.order.id) })),
-            dcaOrders: orders
-              .filter((p) => p.order.kind === 'dca')
-              .map((p) => ({ id: p.order.id, version: p.order.version })),
+            // Every order as claimed, with what the plan measured for it (kinds that keep no such fields ignore them).
+            limitOrders: (ofKind.get('limit') ?? []).map((o) => ({ ...o, ...fieldsOf(o.id) })),
+            dcaOrders: ofKind.get('dca') ?? [],
           },
           ctx.owner,
           ctx.leaseMs,

@@ -47,7 +47,9 @@ const ALREADY_KNOWN = /already known|known transaction|already imported|already 
 // tx has nonce of: 4" (it says so only for a nonce below the account's).
 const NONCE_TOO_LOW =
   /nonce too low|nonce is too low|nonce has already been used|NONCE_EXPIRED|doesn't have the correct nonce/i;
-const REPLACEMENT_UNDERPRICED = /replacement transaction underpriced|REPLACEMENT_UNDERPRICED/i;
+// anvil: "replacement fee too low" for a replacement paying less than the pending transaction.
+const REPLACEMENT_UNDERPRICED =
+  /replacement transaction underpriced|replacement fee too low|REPLACEMENT_UNDERPRICED/i;
 const FEE_TOO_LOW =
   /underpriced|less than (the )?block base fee|fee cap less than|max fee per gas less than|gas price too low|tip too low|below (the )?minimum/i;
 const INSUFFICIENT_FUNDS = /insufficient funds|INSUFFICIENT_FUNDS/i;

@@ -1,22 +1,15 @@
-import {
-  Interface,
-  Transaction,
-  formatUnits,
-  id as topicOf,
-  type Log,
-  type TransactionReceipt,
-} from 'ethers';
+import { Transaction, type Log, type TransactionReceipt } from 'ethers';
 import type { ChainClient } from '../../shared/chain/chain-client';
+import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import type { Logger } from '../../shared/log/create-logger';
-import type { KeeperDcaRepository } from '../../shared/store/repositories/keeper-dca-repository';
-import type { KeeperLimitOrdersRepository } from '../../shared/store/repositories/keeper-limit-orders-repository';
 import type {
   KeeperTransaction,
   KeeperTransactionsRepository,
 } from '../../shared/store/repositories/keeper-transactions-repository';
 import type { KeeperMetrics } from '../keeper-metrics';
+import { workOf, type OrderWorks } from '../order-work';
 import type { RowGuard } from '../row-guard';
-import { batchOutcomes, type OrderFacts, type SettledOrder } from '../settle/batch-outcomes';
+import { batchOutcomes, executedAmounts, ordersOfTransaction } from '../settle/batch-outcomes';
 import { executionEvents, onchainOrderId, type ExecutionEvent } from '../settle/execution-events';
 
 type ExecutedEvent = Extract<ExecutionEvent, { kind: 'executed' }>;
@@ -24,23 +17,17 @@ import type { FeePolicy, TxFees } from '../submit/fee-policy';
 import type { WalletPool } from '../submit/wallet-pool';
 import { isOutageError } from '../watch/chain-availability';
 
-const ORDER_EXECUTOR = new Interface(['function executed(bytes32) view returns (bool)']);
-const ORDER_EXECUTED_TOPIC = topicOf(
-  'OrderExecuted(bytes32,address,address,address,uint256,uint256,uint256)',
-);
-
 export interface TrackerDeps {
   chainId: number;
   client: ChainClient;
   pool: WalletPool;
   fees: FeePolicy;
   transactions: KeeperTransactionsRepository;
-  limit: KeeperLimitOrdersRepository;
-  dca: KeeperDcaRepository;
+  /** Each kind of order's work: its repository's moves, its tokens' decimals, its end-of-attempt hook. */
+  works: OrderWorks;
   metrics: KeeperMetrics;
   /** Each transaction is followed on its own; an outage only postpones it to a later block. */
   guard: RowGuard;
-  facts: OrderFacts;
   orderExecutor: string;
   owner: string;
   leaseMs: number;
@@ -48,8 +35,6 @@ export interface TrackerDeps {
   replaceAfterBlocks: number;
   log: Logger;
   now: () => number;
-  /** Called once per order whose batch settled (the DCA stage finishes strategies, the index re-reads). */
-  onSettled?: (orders: SettledOrder[], tx: KeeperTransaction) => Promise<void>;
 }
 
 function feesOf(raw: Transaction): TxFees {
@@ -219,27 +204,15 @@ export class TransactionTracker {
   /** The nonce went to another transaction: complete what the contract executed, return the rest. */
   private async dropped(row: KeeperTransaction, head: number): Promise<void> {
     const { deps } = this;
-    for (const id of row.limitOrderIds) {
-      const found = await this.executedEvent(onchainOrderId(id), row.submittedBlock ?? head);
-      if (found) await deps.limit.complete(id, found.txHash, deps.now());
-    }
-    for (const id of row.dcaOrderIds) {
+    for (const { kind, id } of ordersOfTransaction(row)) {
       const found = await this.executedEvent(onchainOrderId(id), row.submittedBlock ?? head);
       if (!found) continue;
-      const decimals = await deps.facts.dcaDecimals(id);
-      const received =
-        found.event && decimals ? Number(formatUnits(found.event.amountOut, decimals.decimalsOut)) : 0;
-      const sold =
-        found.event && decimals ? Number(formatUnits(found.event.amountIn, decimals.decimalsIn)) : 0;
-      await deps.dca.completeOrder(
-        id,
-        {
-          transactionHash: found.txHash,
-          amountReceived: received,
-          executionPrice: sold > 0 ? received / sold : 0,
-        },
-        deps.now(),
-      );
+      const work = workOf(deps.works, kind);
+      const success = {
+        transactionHash: found.txHash,
+        ...executedAmounts(found.event, await work.decimals(id)),
+      };
+      await work.repository.complete(id, success, deps.now());
     }
     await deps.transactions.markDropped(row.id, deps.owner, 'replaced', deps.now());
     deps.metrics.transactionDropped(deps.chainId);
@@ -259,13 +232,13 @@ export class TransactionTracker {
     const { deps } = this;
     const data = await deps.client.call({
       to: deps.orderExecutor,
-      data: ORDER_EXECUTOR.encodeFunctionData('executed', [onchainId]),
+      data: orderExecutorInterface().encodeFunctionData('executed', [onchainId]),
     });
-    if (!(ORDER_EXECUTOR.decodeFunctionResult('executed', data)[0] as boolean)) return undefined;
+    if (!(orderExecutorInterface().decodeFunctionResult('executed', data)[0] as boolean)) return undefined;
     const logs = (await deps.client.send('eth_getLogs', [
       {
         address: deps.orderExecutor,
-        topics: [ORDER_EXECUTED_TOPIC, onchainId],
+        topics: [orderExecutorInterface().getEvent('OrderExecuted')!.topicHash, onchainId],
         fromBlock: `0x${Math.max(0, fromBlock - 1).toString(16)}`,
         toBlock: 'latest',
       },
@@ -297,7 +270,7 @@ export class TransactionTracker {
       const earlier = await this.executedEvent(event.onchainId, row.submittedBlock ?? row.minedBlock);
       if (earlier?.event) events[i] = earlier.event;
     }
-    const { outcomes, settled } = await batchOutcomes(row, events, deps.facts, deps.now());
+    const { outcomes, settled } = await batchOutcomes(row, events, deps.works, deps.now());
     const result = await deps.transactions.settleBatch(row.id, deps.owner, outcomes, deps.now());
     if (result.kind !== 'settled') return;
     const wallet = deps.pool.find(row.executor);
@@ -327,6 +300,12 @@ export class TransactionTracker {
       { txHash: receipt.hash, block: row.minedBlock, orders, gasUsed: receipt.gasUsed.toString() },
       'batch settled',
     );
-    await deps.onSettled?.(settled, row);
+    // Each kind hears how its orders' attempts ended (the DCA work finishes strategies, counts iterations).
+    await deps.guard.each(
+      (s) => s.kind,
+      settled,
+      (s) => s.id,
+      (s) => workOf(deps.works, s.kind).onOutcome(s.id, s.result),
+    );
   }
 }

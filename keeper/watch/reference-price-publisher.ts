@@ -1,7 +1,7 @@
 import { formatUnits } from 'ethers';
 import type { Prices, PriceListToken } from '../../shared/routing/prices/usd-prices';
 import type { ReferencePrice } from '../../shared/store/repositories/reference-prices-repository';
-import { NATIVE_PSEUDO_ADDRESS } from '../../shared/tokens/token-lists';
+import { NATIVE_TOKEN_KEY } from '../../shared/domain/addresses';
 
 /** Digits after the point of a published price: exact to far below any token's smallest unit. */
 const PRICE_DECIMALS = 18;
@@ -29,7 +29,7 @@ export class ReferencePricePublisher {
   /** Returns how many pairs were written (0 when the block was already published or nothing routes yet). */
   async publish(blockNumber: number): Promise<number> {
     if (this.lastBlock === blockNumber) return 0;
-    const listed = this.tokens().filter((t) => t.address.toLowerCase() !== NATIVE_PSEUDO_ADDRESS);
+    const listed = this.tokens().filter((t) => t.address.toLowerCase() !== NATIVE_TOKEN_KEY);
     const rows: ReferencePrice[] = [];
     for (let i = 0; i < listed.length; i++) {
       for (let j = i + 1; j < listed.length; j++) {

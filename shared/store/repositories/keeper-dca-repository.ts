@@ -4,6 +4,13 @@ import { isDuplicateKeyError, type Dialect } from '../create-knex';
 import type { DcaOrder, DcaStrategy, DcaStrategyStatus } from '../../domain/dca';
 import { orderFromRow, strategyFromRow, type DcaOrderRow, type DcaStrategyRow } from './dca-rows';
 import { chunks, KeeperRowMoves, type Db, type MoveMode, type RowFilter } from './keeper-row-moves';
+import type {
+  FailOptions,
+  KeeperOrderRef,
+  KeeperOrderRepository,
+  OrderSuccess,
+  SubmittedFields,
+} from './keeper-order-repository';
 import { OPEN_KEEPER_TRANSACTION_STATUSES } from './keeper-transaction-statuses';
 
 /**
@@ -40,10 +47,7 @@ export interface ClaimedDcaOrder {
   strategy: DcaStrategy;
 }
 
-export interface DcaOrderRef {
-  id: string;
-  version: number;
-}
+export type DcaOrderRef = KeeperOrderRef;
 
 export type CreateIterationResult =
   | { kind: 'created'; order: KeeperDcaOrder }
@@ -55,18 +59,8 @@ export type CreateIterationResult =
   /** Iterations are created in order; `iterationsCreated` is the next one the strategy takes. */
   | { kind: 'not-next'; iterationsCreated: number; iterations: number };
 
-export interface DcaSuccess {
-  transactionHash: string;
-  amountReceived: number;
-  executionPrice: number;
-}
-
-export interface DcaFailOptions {
-  message: string;
-  /** Final: `error` with `errorMessage`. Otherwise back to `pending` from `nextAttemptAt`. */
-  final: boolean;
-  nextAttemptAt?: number;
-}
+/** What a successful iteration reports: its transaction, amount received and price (JSON numbers). */
+export type DcaSuccess = OrderSuccess;
 
 type Numeric = number | string;
 
@@ -94,7 +88,8 @@ function fromRow(row: KeeperDcaOrderRow): KeeperDcaOrder {
 }
 
 /** Constructed with the store's knex, or with a knex transaction to run inside it (see the limit orders one). */
-export class KeeperDcaRepository {
+export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder, ClaimedDcaOrder, boolean> {
+  readonly kind = 'dca';
   private readonly moves: KeeperRowMoves<KeeperDcaOrderRow>;
 
   constructor(
@@ -128,7 +123,7 @@ export class KeeperDcaRepository {
     return row ? strategyFromRow(row) : undefined;
   }
 
-  async findOrder(id: string): Promise<KeeperDcaOrder | undefined> {
+  async findById(id: string): Promise<KeeperDcaOrder | undefined> {
     const row: KeeperDcaOrderRow | undefined = await this.knex(ORDERS).where({ id }).first();
     return row ? fromRow(row) : undefined;
   }
@@ -228,7 +223,21 @@ export class KeeperDcaRepository {
    * why this cannot take an order the api is changing). An order whose strategy is no longer active is cancelled
    * in the same transaction instead of claimed. Versions, when given, must still match.
    */
-  async claimOrders(
+  claim(ids: readonly string[], owner: string, leaseMs: number, nowMs: number): Promise<ClaimedDcaOrder[]> {
+    return this.claimRefs(ids, owner, leaseMs, nowMs);
+  }
+
+  /** As `claim`, only for orders still at the version the keeper selected them at. */
+  claimVersioned(
+    refs: readonly DcaOrderRef[],
+    owner: string,
+    leaseMs: number,
+    nowMs: number,
+  ): Promise<ClaimedDcaOrder[]> {
+    return this.claimRefs(refs, owner, leaseMs, nowMs);
+  }
+
+  private async claimRefs(
     refs: ReadonlyArray<string | DcaOrderRef>,
     owner: string,
     leaseMs: number,
@@ -305,42 +314,39 @@ export class KeeperDcaRepository {
 
   /** Executing orders inside a transaction whose tracker stopped renewing its lease (see the limit one). */
   async listTrackedWithExpiredLease(nowMs: number, limit = SWEEP_LIMIT): Promise<KeeperDcaOrder[]> {
-    const rows: KeeperDcaOrderRow[] = await this.knex(ORDERS)
-      .where('status', 'executing')
-      .whereNotNull('keeper_tx_id')
-      .andWhere('lease_expires_at', '<', nowMs)
-      .orderBy('lease_expires_at', 'asc')
-      .limit(limit);
-    return rows.map(fromRow);
+    return (await this.moves.listTrackedWithExpiredLease('executing', nowMs, limit)).map(fromRow);
   }
 
-  /** Ties a claimed order to its keeper transaction (use through `submitBatch`). */
-  async markInTransaction(
+  /**
+   * Ties a claimed order to its keeper transaction (use through `submitBatch`); a DCA order stays `executing`
+   * and keeps no execution fields.
+   */
+  async markSubmitted(
     ref: DcaOrderRef,
     owner: string,
-    keeperTxId: string,
-    leaseExpiresAt: number,
+    fields: Pick<SubmittedFields, 'keeperTxId' | 'leaseExpiresAt'>,
     nowMs: number,
   ): Promise<boolean> {
     const changed = await this.knex(ORDERS)
       .where({ id: ref.id, version: ref.version, status: 'executing', lease_owner: owner })
       .whereNull('keeper_tx_id')
-      .update({ keeper_tx_id: keeperTxId, lease_expires_at: leaseExpiresAt, ...this.moves.bump(nowMs) });
+      .update({
+        keeper_tx_id: fields.keeperTxId,
+        lease_expires_at: fields.leaseExpiresAt,
+        ...this.moves.bump(nowMs),
+      });
     return changed > 0;
   }
 
-  async leaseOrdersOfTransaction(
+  leaseOrdersOfTransaction(
     keeperTxId: string,
     owner: string,
     leaseExpiresAt: number,
     nowMs: number,
   ): Promise<number> {
-    return this.knex(ORDERS)
-      .where({ keeper_tx_id: keeperTxId, status: 'executing' })
-      .update({ lease_owner: owner, lease_expires_at: leaseExpiresAt, ...this.moves.bump(nowMs) });
+    return this.moves.leaseRowsOfTransaction('executing', keeperTxId, owner, leaseExpiresAt, nowMs);
   }
 
-  /** The transaction is gone and the contract shows these orders not executed: back to pending (or cancelled). */
   async returnOrdersOfTransaction(keeperTxId: string, nowMs: number): Promise<string[]> {
     return this.moves.atomic(async (db) => {
       const rows = await this.moves.moveReturning(
@@ -360,14 +366,14 @@ export class KeeperDcaRepository {
   }
 
   /** executing → successful, from the contract's OrderExecuted event (final, whoever holds the lease). */
-  async completeOrder(id: string, success: DcaSuccess, nowMs: number): Promise<boolean> {
+  async complete(id: string, success: DcaSuccess, nowMs: number): Promise<boolean> {
     const changed = await this.knex(ORDERS)
       .where({ id, status: 'executing' })
       .update({
         status: 'successful',
         transaction_hash: success.transactionHash,
-        amount_received: success.amountReceived,
-        execution_price: success.executionPrice,
+        amount_received: success.amountReceived ?? 0,
+        execution_price: success.executionPrice ?? 0,
         lease_owner: null,
         lease_expires_at: null,
         ...this.moves.bump(nowMs),
@@ -381,7 +387,7 @@ export class KeeperDcaRepository {
    * transaction. Both count an attempt. An order in a transaction fails only once that transaction is closed
    * (from `settleBatch`, which closes the row first).
    */
-  async failOrder(id: string, owner: string, options: DcaFailOptions, nowMs: number): Promise<boolean> {
+  async fail(id: string, owner: string, options: FailOptions, nowMs: number): Promise<boolean> {
     return this.moves.atomic(async (db) => {
       const changed = await db(ORDERS)
         .where({ id, status: 'executing', lease_owner: owner })
@@ -396,7 +402,7 @@ export class KeeperDcaRepository {
         )
         .update({
           ...(options.final
-            ? { status: 'error', error_message: options.message }
+            ? { status: 'error', error_message: options.reason }
             : { status: 'pending', keeper_tx_id: null, next_attempt_at: options.nextAttemptAt ?? nowMs }),
           attempt_number: db.raw('attempt_number + 1'),
           lease_owner: null,
@@ -410,19 +416,9 @@ export class KeeperDcaRepository {
   }
 
   /** executing → pending without counting an attempt (or cancelled when the strategy is no longer active). */
-  async releaseOrder(id: string, owner: string, nowMs: number, nextAttemptAt?: number): Promise<boolean> {
+  async releaseLease(id: string, owner: string, nowMs: number, nextAttemptAt?: number): Promise<boolean> {
     return this.moves.atomic(async (db) => {
-      const changed = await db(ORDERS)
-        .where({ id, status: 'executing', lease_owner: owner })
-        .whereNull('keeper_tx_id')
-        .update({
-          status: 'pending',
-          lease_owner: null,
-          lease_expires_at: null,
-          ...(nextAttemptAt === undefined ? {} : { next_attempt_at: nextAttemptAt }),
-          ...this.moves.bump(nowMs),
-        });
-      if (changed === 0) return false;
+      if (!(await this.moves.releaseClaim(db, id, owner, nowMs, nextAttemptAt))) return false;
       await this.cancelWhereStrategyInactive(db, [id], nowMs);
       return true;
     });

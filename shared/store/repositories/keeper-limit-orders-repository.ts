@@ -3,6 +3,14 @@ import type { Dialect } from '../create-knex';
 import type { LimitOrder, LimitOrderStatus } from '../../domain/limit-order';
 import { chunks, KeeperRowMoves, type Db, type RowFilter } from './keeper-row-moves';
 import { OPEN_KEEPER_TRANSACTION_STATUSES } from './keeper-transaction-statuses';
+import type {
+  ExecutionFields,
+  FailOptions,
+  KeeperOrderRef,
+  KeeperOrderRepository,
+  OrderSuccess,
+  SubmittedFields,
+} from './keeper-order-repository';
 import { limitOrderFromRow, parseReasonFail, type LimitOrderRow } from './limit-order-rows';
 
 /**
@@ -38,34 +46,8 @@ export interface LimitOrderIndexEntry {
 }
 
 /** An order as the keeper selected it: claiming by version refuses one that changed since. */
-export interface LimitOrderRef {
-  id: string;
-  version: number;
-}
-
-/** What the plan stage measured for an order, reported on it. */
-export interface ExecutionFields {
-  allowance: string;
-  estimateGas: string;
-  effectivePriceGas: string;
-}
-
-export interface SubmittedFields extends ExecutionFields {
-  keeperTxId: string;
-  txHash: string;
-  executorAddress: string;
-  /** The tracker's lease on the order while its transaction is open. */
-  leaseExpiresAt: number;
-}
-
-export interface FailOptions {
-  reason: string;
-  /** Final: `failed` with the reason in `reasonFail`. Otherwise back to `pending` for another attempt. */
-  final: boolean;
-  /** When a retried order may be claimed again (default: at once). */
-  nextAttemptAt?: number;
-  fields?: Partial<ExecutionFields>;
-}
+export type LimitOrderRef = KeeperOrderRef;
+export type { ExecutionFields, FailOptions, SubmittedFields };
 
 /** An order with the keeper transaction that carries it (set while `submitted`, kept for audit after). */
 export interface KeeperLimitOrder extends LimitOrder {
@@ -136,7 +118,12 @@ function executionColumns(fields: Partial<ExecutionFields> | undefined): Partial
  * Constructed with the store's knex, or with a knex transaction to compose its moves into a larger atomic write
  * (the keeper transactions repository does so): every method then runs inside that transaction.
  */
-export class KeeperLimitOrdersRepository {
+export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
+  KeeperLimitOrder,
+  KeeperLimitOrder,
+  KeeperLimitOrder | undefined
+> {
+  readonly kind = 'limit';
   private readonly moves: KeeperRowMoves<KeeperLimitOrderRow>;
 
   constructor(
@@ -264,7 +251,7 @@ export class KeeperLimitOrdersRepository {
    * Orders left `executing` by a keeper whose lease ran out go back to `pending`. Safe because an executing
    * order is never in a transaction: `submitBatch` records the signed transaction and moves its orders to
    * `submitted` in one store transaction before anything is broadcast. Submitted orders are not touched here:
-   * see `listSubmittedWithExpiredLease`.
+   * see `listTrackedWithExpiredLease`.
    */
   async reclaimExpiredLeases(nowMs: number): Promise<string[]> {
     return this.moves.atomic(async (db) => {
@@ -304,13 +291,8 @@ export class KeeperLimitOrdersRepository {
    * and events say which. The keeper transactions repository's `takeOverExpired` hands those transactions, and
    * with them these orders, to a live tracker; this list is for checks and metrics.
    */
-  async listSubmittedWithExpiredLease(nowMs: number, limit = SWEEP_LIMIT): Promise<KeeperLimitOrder[]> {
-    const rows: KeeperLimitOrderRow[] = await this.knex(TABLE)
-      .where('status', 'submitted')
-      .andWhere('lease_expires_at', '<', nowMs)
-      .orderBy('lease_expires_at', 'asc')
-      .limit(limit);
-    return rows.map(fromRow);
+  async listTrackedWithExpiredLease(nowMs: number, limit = SWEEP_LIMIT): Promise<KeeperLimitOrder[]> {
+    return (await this.moves.listTrackedWithExpiredLease('submitted', nowMs, limit)).map(fromRow);
   }
 
   /**
@@ -346,22 +328,20 @@ export class KeeperLimitOrdersRepository {
   }
 
   /** The tracker's lease moves with its transaction's (renewal or take-over). */
-  async leaseOrdersOfTransaction(
+  leaseOrdersOfTransaction(
     keeperTxId: string,
     owner: string,
     leaseExpiresAt: number,
     nowMs: number,
   ): Promise<number> {
-    return this.knex(TABLE)
-      .where({ keeper_tx_id: keeperTxId, status: 'submitted' })
-      .update({ lease_owner: owner, lease_expires_at: leaseExpiresAt, ...this.moves.bump(nowMs) });
+    return this.moves.leaseRowsOfTransaction('submitted', keeperTxId, owner, leaseExpiresAt, nowMs);
   }
 
   /**
    * The transaction was dropped or its nonce used by another one, and the contract shows these orders not
    * executed: back to `pending` for a new attempt. Not counted as an attempt (not the maker's doing).
    */
-  async returnSubmittedToPending(keeperTxId: string, nowMs: number): Promise<string[]> {
+  async returnOrdersOfTransaction(keeperTxId: string, nowMs: number): Promise<string[]> {
     return this.moves.atomic(async (db) => {
       const rows = await this.moves.moveReturning(
         db,
@@ -378,11 +358,16 @@ export class KeeperLimitOrdersRepository {
    * submitted | executing → completed: the contract emitted OrderExecuted for it, which is final whoever holds
    * the lease. Returns false when the order is not in either status (already settled: a repeat is harmless).
    */
-  async complete(id: string, txHash: string, nowMs: number): Promise<boolean> {
+  async complete(id: string, success: OrderSuccess, nowMs: number): Promise<boolean> {
     const changed = await this.knex(TABLE)
       .where({ id })
       .whereIn('status', ['submitted', 'executing'])
-      .update({ status: 'completed', tx_hash: txHash, ...this.moves.noLease(), ...this.moves.bump(nowMs) });
+      .update({
+        status: 'completed',
+        tx_hash: success.transactionHash,
+        ...this.moves.noLease(),
+        ...this.moves.bump(nowMs),
+      });
     return changed > 0;
   }
 
@@ -459,17 +444,8 @@ export class KeeperLimitOrdersRepository {
    * executing → pending without counting an attempt: the plan found it should not run yet (price moved back
    * before the batch, an RPC could not be read). Only the owner, and never once the order is in a transaction.
    */
-  async releaseLease(id: string, owner: string, nowMs: number, nextAttemptAt?: number): Promise<boolean> {
-    const changed = await this.knex(TABLE)
-      .where({ id, status: 'executing', lease_owner: owner })
-      .whereNull('keeper_tx_id')
-      .update({
-        status: 'pending',
-        ...this.moves.noLease(),
-        ...(nextAttemptAt === undefined ? {} : { next_attempt_at: nextAttemptAt }),
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0;
+  releaseLease(id: string, owner: string, nowMs: number, nextAttemptAt?: number): Promise<boolean> {
+    return this.moves.releaseClaim(this.knex, id, owner, nowMs, nextAttemptAt);
   }
 
   private async claimWhere(

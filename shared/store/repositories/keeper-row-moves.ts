@@ -74,6 +74,52 @@ export class KeeperRowMoves<Row> {
   }
 
   /**
+   * executing → pending without counting an attempt, for the lease owner, never once the row is in a transaction.
+   * Returns whether the row moved.
+   */
+  async releaseClaim(
+    db: Db,
+    id: string,
+    owner: string,
+    nowMs: number,
+    nextAttemptAt?: number,
+  ): Promise<boolean> {
+    const changed = await db(this.table)
+      .where({ id, status: 'executing', lease_owner: owner })
+      .whereNull('keeper_tx_id')
+      .update({
+        status: 'pending',
+        ...this.noLease(),
+        ...(nextAttemptAt === undefined ? {} : { next_attempt_at: nextAttemptAt }),
+        ...this.bump(nowMs),
+      });
+    return changed > 0;
+  }
+
+  /** The tracker's lease on the rows of a transaction, which sit in `status` while it is open. */
+  leaseRowsOfTransaction(
+    status: string,
+    keeperTxId: string,
+    owner: string,
+    leaseExpiresAt: number,
+    nowMs: number,
+  ): Promise<number> {
+    return this.knex(this.table)
+      .where({ keeper_tx_id: keeperTxId, status })
+      .update({ lease_owner: owner, lease_expires_at: leaseExpiresAt, ...this.bump(nowMs) });
+  }
+
+  /** Rows inside a transaction (in `status`) whose tracker stopped renewing its lease, oldest lease first. */
+  listTrackedWithExpiredLease(status: string, nowMs: number, limit: number): Promise<Row[]> {
+    return this.knex(this.table)
+      .where('status', status)
+      .whereNotNull('keeper_tx_id')
+      .andWhere('lease_expires_at', '<', nowMs)
+      .orderBy('lease_expires_at', 'asc')
+      .limit(limit);
+  }
+
+  /**
    * Moves every row matching the filter and returns the rows as written. SQLite: one UPDATE … RETURNING (the
    * statement is atomic and holds the write lock). MySQL, which has no UPDATE … RETURNING: the rows are locked
    * with FOR UPDATE (SKIP LOCKED but in mode `all`: a row another writer holds is left for later instead of

@@ -306,7 +306,8 @@ export class KeeperTransactionsRepository {
         }
         const lostDca: string[] = [];
         for (const order of batch.dcaOrders) {
-          if (!(await dca.markInTransaction(order, owner, id, leaseExpiresAt, nowMs))) lostDca.push(order.id);
+          if (!(await dca.markSubmitted(order, owner, { keeperTxId: id, leaseExpiresAt }, nowMs)))
+            lostDca.push(order.id);
         }
         if (lostLimit.length || lostDca.length) {
           throw new Rollback({ kind: 'conflict', limitOrderIds: lostLimit, dcaOrderIds: lostDca });
@@ -424,7 +425,7 @@ export class KeeperTransactionsRepository {
         .update({ status, lease_owner: null, lease_expires_at: null, ...this.moves.bump(nowMs) });
       if (changed === 0) return undefined;
       const returned = {
-        limitOrderIds: await new KeeperLimitOrdersRepository(db, this.dialect).returnSubmittedToPending(
+        limitOrderIds: await new KeeperLimitOrdersRepository(db, this.dialect).returnOrdersOfTransaction(
           id,
           nowMs,
         ),
@@ -461,7 +462,7 @@ export class KeeperTransactionsRepository {
       for (const outcome of outcomes.limitOrders) {
         const applied =
           outcome.kind === 'completed'
-            ? await limit.complete(outcome.id, current.tx_hash, nowMs)
+            ? await limit.complete(outcome.id, { transactionHash: current.tx_hash }, nowMs)
             : (await limit.fail(outcome.id, owner, outcome, nowMs)) !== undefined;
         if (applied) limitOrderIds.push(outcome.id);
       }
@@ -469,7 +470,7 @@ export class KeeperTransactionsRepository {
       for (const outcome of outcomes.dcaOrders) {
         const applied =
           outcome.kind === 'successful'
-            ? await dca.completeOrder(
+            ? await dca.complete(
                 outcome.id,
                 {
                   transactionHash: current.tx_hash,
@@ -478,7 +479,12 @@ export class KeeperTransactionsRepository {
                 },
                 nowMs,
               )
-            : await dca.failOrder(outcome.id, owner, outcome, nowMs);
+            : await dca.fail(
+                outcome.id,
+                owner,
+                { reason: outcome.message, final: outcome.final, nextAttemptAt: outcome.nextAttemptAt },
+                nowMs,
+              );
         if (applied) dcaOrderIds.push(outcome.id);
       }
       const stranded = await this.ordersStillIn(db, id);

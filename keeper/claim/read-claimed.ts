@@ -1,12 +1,7 @@
 import type { DcaStrategy } from '../../shared/domain/dca';
-import type {
-  KeeperDcaRepository,
-  ClaimedDcaOrder,
-} from '../../shared/store/repositories/keeper-dca-repository';
-import type {
-  KeeperLimitOrder,
-  KeeperLimitOrdersRepository,
-} from '../../shared/store/repositories/keeper-limit-orders-repository';
+import type { ClaimedDcaOrder } from '../../shared/store/repositories/keeper-dca-repository';
+import type { KeeperLimitOrder } from '../../shared/store/repositories/keeper-limit-orders-repository';
+import type { KeeperOrderKind } from '../../shared/store/repositories/keeper-order-repository';
 import { iterationAmount } from '../dca/dca-schedule';
 import type { ExecutionOrder } from '../plan/execution-order';
 import { limitOrderTerms, strategyTerms } from '../plan/order-terms';
@@ -26,18 +21,25 @@ export interface ClaimContext {
 
 /** A claimed order the keeper cannot even read (unlisted token, malformed amount): fail it, never guess. */
 export interface Unreadable {
-  kind: 'limit' | 'dca';
+  kind: KeeperOrderKind;
   id: string;
   /** A final reason of the failure table: TOKEN_NOT_LISTED, ZERO_AMOUNT, INVALID_AMOUNT, INVALID_PRICE… */
   reason: string;
   detail: string;
 }
 
+/** Claimed orders as the plan stage takes them, and those it cannot read. */
+export interface ClaimedOrders {
+  orders: ExecutionOrder[];
+  unreadable: Unreadable[];
+}
+
 type Read = { order: ExecutionOrder } | { reason: string; detail: string };
 
 const TOKEN_NOT_LISTED: Read = { reason: 'TOKEN_NOT_LISTED', detail: 'a token of the pair is not listed' };
 
-function limitExecution(order: KeeperLimitOrder, ctx: ClaimContext): Read {
+/** A claimed limit order in execution terms. */
+export function readLimitOrder(order: KeeperLimitOrder, ctx: ClaimContext): Read {
   const decimalsIn = ctx.tokens.decimalsOf(order.chainId, order.inTokenAddress);
   const decimalsOut = ctx.tokens.decimalsOf(order.chainId, order.outTokenAddress);
   if (decimalsIn === undefined || decimalsOut === undefined) return TOKEN_NOT_LISTED;
@@ -65,7 +67,8 @@ function limitExecution(order: KeeperLimitOrder, ctx: ClaimContext): Read {
   };
 }
 
-function dcaExecution({ order, strategy }: ClaimedDcaOrder, ctx: ClaimContext): Read {
+/** A claimed DCA iteration, with its strategy, in execution terms. */
+export function readDcaOrder({ order, strategy }: ClaimedDcaOrder, ctx: ClaimContext): Read {
   const s: DcaStrategy = strategy;
   const decimalsIn = ctx.tokens.decimalsOf(s.chainIdFrom, s.tokenAddressFrom);
   const decimalsOut = ctx.tokens.decimalsOf(s.chainIdFrom, s.tokenAddressTo);
@@ -99,50 +102,28 @@ function dcaExecution({ order, strategy }: ClaimedDcaOrder, ctx: ClaimContext): 
   };
 }
 
-/** Reads one claimed row; a throw is a value no check above foresaw, and fails the order rather than the batch. */
-function readIsolated(read: () => Read): Read {
-  try {
-    return read();
-  } catch (err) {
-    return { reason: 'INVALID_AMOUNT', detail: err instanceof Error ? err.message : String(err) };
-  }
-}
-
 /**
- * Claims the selected orders (limit orders at the version they were selected at) and reads them into
- * ExecutionOrders. What the claim returns is the truth: an order PATCHed or cancelled since selection is not
- * among it.
+ * Reads claimed rows of one kind; a row whose read throws holds a value no check foresaw, and fails on its own
+ * rather than the batch. What the claim returned is the truth: an order PATCHed or cancelled since selection is
+ * not among it.
  */
-export async function claimOrders(
-  repos: { limit: KeeperLimitOrdersRepository; dca: KeeperDcaRepository },
-  selected: { limit: { id: string; version: number }[]; dca: { id: string; version: number }[] },
+export function readClaimed<Row>(
+  kind: KeeperOrderKind,
+  rows: readonly Row[],
+  idOf: (row: Row) => string,
+  read: (row: Row, ctx: ClaimContext) => Read,
   ctx: ClaimContext,
-): Promise<{ orders: ExecutionOrder[]; unreadable: Unreadable[] }> {
-  const [limits, dcas] = await Promise.all([
-    selected.limit.length
-      ? repos.limit.claimVersioned(selected.limit, ctx.owner, ctx.leaseMs, ctx.now)
-      : Promise.resolve([]),
-    selected.dca.length
-      ? repos.dca.claimOrders(selected.dca, ctx.owner, ctx.leaseMs, ctx.now)
-      : Promise.resolve([]),
-  ]);
-  const orders: ExecutionOrder[] = [];
-  const unreadable: Unreadable[] = [];
-  const add = (kind: 'limit' | 'dca', id: string, read: Read): void => {
-    if ('order' in read) orders.push(read.order);
-    else unreadable.push({ kind, id, reason: read.reason, detail: read.detail });
-  };
-  for (const order of limits)
-    add(
-      'limit',
-      order.id,
-      readIsolated(() => limitExecution(order, ctx)),
-    );
-  for (const claimed of dcas)
-    add(
-      'dca',
-      claimed.order.id,
-      readIsolated(() => dcaExecution(claimed, ctx)),
-    );
-  return { orders, unreadable };
+): ClaimedOrders {
+  const out: ClaimedOrders = { orders: [], unreadable: [] };
+  for (const row of rows) {
+    let result: Read;
+    try {
+      result = read(row, ctx);
+    } catch (err) {
+      result = { reason: 'INVALID_AMOUNT', detail: err instanceof Error ? err.message : String(err) };
+    }
+    if ('order' in result) out.orders.push(result.order);
+    else out.unreadable.push({ kind, id: idOf(row), reason: result.reason, detail: result.detail });
+  }
+  return out;
 }

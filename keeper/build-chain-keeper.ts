@@ -1,0 +1,170 @@
+import { parseUnits, type Wallet } from 'ethers';
+import type { ChainClient } from '../shared/chain/chain-client';
+import type { ChainConfig, ChainContracts, KeeperConfig } from '../shared/config/config-schema';
+import type { Logger } from '../shared/log/create-logger';
+import type { QuoteEngine } from '../shared/routing/quote-engine';
+import type { Prices, PriceListToken } from '../shared/routing/prices/usd-prices';
+import type { Store } from '../shared/store/store';
+import { ChainKeeper } from './chain-keeper';
+import { ClaimStage } from './claim/claim-stage';
+import { DcaScheduler } from './dca/dca-scheduler';
+import { DcaWork } from './dca/dca-work';
+import type { KeeperMetrics } from './keeper-metrics';
+import { OrderMoves } from './order-moves';
+import type { OrderWork } from './order-work';
+import { BATCH_BASE_GAS, GAS_PER_ORDER } from './plan/execution-fee';
+import { PlanStage } from './plan/plan-stage';
+import { RowGuard } from './row-guard';
+import { LimitOrderWork } from './select/limit-order-work';
+import type { OrderIndex } from './select/order-index';
+import { SelectStage } from './select/select-stage';
+import { StageTimer } from './stage-timer';
+import { FeePolicy } from './submit/fee-policy';
+import { SubmitStage } from './submit/submit-stage';
+import { WalletPool } from './submit/wallet-pool';
+import { TrackStage } from './track/track-stage';
+import { TransactionTracker } from './track/transaction-tracker';
+import { BlockFeedWatch } from './watch/block-feed-watch';
+import { ChainAvailability } from './watch/chain-availability';
+import { PublishStage } from './watch/publish-stage';
+import { ReferencePricePublisher } from './watch/reference-price-publisher';
+
+export interface ChainKeeperParts {
+  chain: ChainConfig & { contracts: ChainContracts };
+  client: ChainClient;
+  engine: QuoteEngine;
+  prices: Prices;
+  /** The chain's listed tokens. */
+  tokens: () => readonly PriceListToken[];
+  index: OrderIndex;
+  store: Pick<Store, 'keeperLimitOrders' | 'keeperDca' | 'keeperTransactions' | 'referencePrices'>;
+  signers: readonly Wallet[];
+  keeper: KeeperConfig;
+  metrics: KeeperMetrics;
+  owner: string;
+  log: Logger;
+  now: () => number;
+}
+
+/** Orders per batch: the configured maximum, within what the batch gas cap holds. */
+function maxBatchOrders(keeper: KeeperConfig): number {
+  const byGas = Number((BigInt(keeper.batchGasCap) - BATCH_BASE_GAS) / GAS_PER_ORDER);
+  return Math.max(1, Math.min(keeper.maxBatchOrders, byGas));
+}
+
+/**
+ * One chain's keeper from its parts: the kinds of order work (limit orders, DCA iterations), the moves they share,
+ * the tracker, scheduler and publisher, and the pipeline's stages. A new kind of work is one more OrderWork in
+ * `works`; a new stage is built here and run by ChainKeeper.
+ */
+export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
+  const { chain, client, engine, prices, store, metrics, owner, log, now } = parts;
+  const chainId = chain.chainId;
+  const config = { ...parts.keeper, confirmations: chain.confirmations ?? parts.keeper.confirmations };
+  const token = (address: string) => prices.token(chainId, address);
+  const availability = new ChainAvailability(chainId, engine);
+  const guard = new RowGuard(chainId, metrics, log, () => availability.rpcFailed());
+  const timer = new StageTimer(chainId, metrics, log);
+  const pool = new WalletPool(client, parts.signers, {
+    lowBalanceWei: BigInt(config.lowBalanceWei),
+    onBalance: (address, wei, low) => metrics.walletBalance(chainId, address, wei, low),
+    onResync: (e) => metrics.nonceResync(chainId, e.address),
+  });
+  const fees = new FeePolicy(client, {
+    maxFeePerGasCap: parseUnits(String(chain.maxFeePerGasGwei ?? config.maxFeePerGasGwei), 'gwei'),
+  });
+
+  const scheduler = new DcaScheduler(chainId, store.keeperDca, prices, token, metrics, guard, log);
+  const works = new Map<OrderWork['kind'], OrderWork>(
+    [
+      new LimitOrderWork({
+        chainId,
+        repository: store.keeperLimitOrders,
+        index: parts.index,
+        prices,
+        token,
+        metrics,
+      }),
+      new DcaWork({ chainId, repository: store.keeperDca, scheduler, token, metrics, now }),
+    ].map((work) => [work.kind, work]),
+  );
+  const moves = new OrderMoves({ chainId, works, guard, metrics, owner, log, now });
+  const tracker = new TransactionTracker({
+    chainId,
+    client,
+    pool,
+    fees,
+    transactions: store.keeperTransactions,
+    works,
+    metrics,
+    guard,
+    orderExecutor: chain.contracts.orderExecutor,
+    owner,
+    leaseMs: config.leaseMs,
+    confirmations: config.confirmations,
+    replaceAfterBlocks: config.replaceAfterBlocks,
+    log,
+    now,
+  });
+  const feed = new BlockFeedWatch(chainId, metrics, log, {
+    stallMs: config.blockStallMs,
+    expectedBlockTimeMs: chain.blockTimeSeconds === undefined ? undefined : chain.blockTimeSeconds * 1000,
+  });
+  const publisher = new ReferencePricePublisher(chainId, prices, parts.tokens, store.referencePrices);
+
+  return new ChainKeeper({
+    chainId,
+    stages: {
+      track: new TrackStage({ chainId, client, tracker, feed, pool, works, availability, metrics, timer }),
+      select: new SelectStage({ chainId, works, metrics, timer }),
+      claim: new ClaimStage({
+        chainId,
+        works,
+        moves,
+        guard,
+        metrics,
+        tokens: { decimalsOf: (_chainId, address) => token(address)?.decimals },
+        owner,
+        leaseMs: config.leaseMs,
+        log,
+      }),
+      plan: new PlanStage({
+        chain,
+        client,
+        engine,
+        prices,
+        transactions: store.keeperTransactions,
+        availability,
+        moves,
+        guard,
+        metrics,
+        log,
+      }),
+      submit: new SubmitStage({
+        chain,
+        client,
+        pool,
+        fees,
+        transactions: store.keeperTransactions,
+        availability,
+        moves,
+        metrics,
+        owner,
+        leaseMs: config.leaseMs,
+        log,
+        now,
+      }),
+      more: [],
+      publish: new PublishStage(publisher, availability, now),
+    },
+    engine,
+    availability,
+    feed,
+    pool,
+    timer,
+    metrics,
+    maxBatchOrders: maxBatchOrders(config),
+    log,
+    now,
+  });
+}

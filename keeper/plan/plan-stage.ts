@@ -1,0 +1,220 @@
+import { getAddress, Transaction } from 'ethers';
+import type { ChainClient } from '../../shared/chain/chain-client';
+import type { ChainConfig, ChainContracts } from '../../shared/config/config-schema';
+import type { Logger } from '../../shared/log/create-logger';
+import type { QuoteEngine } from '../../shared/routing/quote-engine';
+import type { Prices } from '../../shared/routing/prices/usd-prices';
+import type { KeeperTransactionsRepository } from '../../shared/store/repositories/keeper-transactions-repository';
+import type { KeeperMetrics } from '../keeper-metrics';
+import type { OrderMoves } from '../order-moves';
+import type { RowGuard } from '../row-guard';
+import { isOutageError, type ChainAvailability } from '../watch/chain-availability';
+import { planGroup, type PlannedGroup, type PlannedOrder, type PricedOrder } from './batch-planner';
+import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
+import { batchPulls } from './execute-batch-call';
+import { GAS_PER_ORDER, executionFee } from './execution-fee';
+import type { ExecutionOrder } from './execution-order';
+import { checkFunding } from './funding-check';
+import { PairSignatureVerifier } from './pair-signature';
+
+/** A batch ready to submit: one group per pair, and the gas price its fees were computed at. */
+export interface BatchPlan {
+  groups: PlannedGroup[];
+  planned: PlannedOrder[];
+  gasPrice: bigint;
+}
+
+export interface PlanStageDeps {
+  chain: ChainConfig & { contracts: ChainContracts };
+  client: ChainClient;
+  engine: QuoteEngine;
+  prices: Prices;
+  transactions: KeeperTransactionsRepository;
+  availability: ChainAvailability;
+  moves: OrderMoves;
+  guard: RowGuard;
+  metrics: KeeperMetrics;
+  log: Logger;
+}
+
+/**
+ * Turns claimed orders into a batch: each order's pair signature is checked, its execution fee priced (at the
+ * chain's gas price, capped by the contract's maxFeeBps), its maker's balance and allowance checked against what
+ * our batches in flight will already pull, then each pair's funded orders are routed as one group. An order that
+ * cannot run fails with its reason; one the routed price does not satisfy, or whose funding is already committed,
+ * goes back to pending untouched. Undefined when nothing is left to send.
+ */
+export class PlanStage {
+  private readonly signatures = new PairSignatureVerifier();
+  private maxFeeBps: bigint | undefined;
+
+  constructor(private readonly deps: PlanStageDeps) {}
+
+  async run(orders: readonly ExecutionOrder[]): Promise<BatchPlan | undefined> {
+    try {
+      return await this.plan(orders);
+    } catch (err) {
+      // A throw no step foresaw: these orders try again later (an outage does not count), the batch's others too.
+      this.deps.metrics.unhandledError('plan');
+      this.deps.log.error({ err }, 'planning a batch failed');
+      await this.deps.moves.failAll(orders, isOutageError(err) ? 'RPC_ERROR' : 'KEEPER_ERROR');
+      return undefined;
+    }
+  }
+
+  private async plan(orders: readonly ExecutionOrder[]): Promise<BatchPlan | undefined> {
+    const { deps } = this;
+    let outage = false;
+    const noteOutage = (err: unknown): undefined => {
+      if (isOutageError(err)) outage = true;
+      return undefined;
+    };
+    const gasPrice = await deps.client
+      .feeData()
+      .then(
+        (f) =>
+          f.baseFeePerGas !== null && f.maxPriorityFeePerGas !== null
+            ? f.baseFeePerGas + f.maxPriorityFeePerGas
+            : f.gasPrice,
+        noteOutage,
+      );
+    const maxFeeBps = await this.orderExecutorMaxFeeBps().catch(noteOutage);
+    if (gasPrice === undefined || maxFeeBps === undefined) {
+      if (outage) deps.availability.rpcFailed();
+      await deps.moves.failAll(orders, 'RPC_ERROR');
+      return undefined;
+    }
+    const priced = await this.price(orders, gasPrice, maxFeeBps);
+    const funded = await this.fund(priced);
+    if (!funded) return undefined;
+    const groups = await this.group(funded, gasPrice);
+    if (!groups.length) return undefined;
+    return { groups, planned: groups.flatMap((g) => g.orders), gasPrice };
+  }
+
+  /** Signature and execution fee of each order; those that fail here fail with their reason. */
+  private async price(
+    orders: readonly ExecutionOrder[],
+    gasPriceWei: bigint,
+    maxFeeBps: bigint,
+  ): Promise<PricedOrder[]> {
+    const { deps } = this;
+    const priced: PricedOrder[] = [];
+    await deps.guard.each(
+      (o) => o.kind,
+      orders,
+      (o) => o.id,
+      async (order) => {
+        const signed = this.signatures.isValid({
+          chainId: deps.chain.chainId,
+          orderExecutor: deps.chain.contracts.orderExecutor,
+          maker: order.maker,
+          tokenIn: getAddress(order.tokenIn),
+          tokenOut: getAddress(order.tokenOut),
+          signature: order.signature,
+        });
+        if (!signed) return deps.moves.fail(order, 'BAD_SIGNATURE');
+        const fee = executionFee({
+          prices: deps.prices,
+          chainId: deps.chain.chainId,
+          tokenIn: { address: order.tokenIn, decimals: order.decimalsIn },
+          wrappedNative: deps.chain.wrappedNative,
+          nativeDecimals: deps.chain.nativeDecimals,
+          amountIn: order.amountIn,
+          gasPerOrder: GAS_PER_ORDER,
+          gasPriceWei,
+          maxFeeBps,
+        });
+        if (fee === undefined) await deps.moves.fail(order, 'NO_ROUTE');
+        else priced.push({ order, fee, allowance: 0n });
+      },
+      (order) => deps.moves.fail(order, 'KEEPER_ERROR'),
+    );
+    return priced;
+  }
+
+  /** Orders whose makers can pay amountIn + fee on top of our batches in flight; undefined when that read failed. */
+  private async fund(priced: PricedOrder[]): Promise<PricedOrder[] | undefined> {
+    const { deps } = this;
+    try {
+      const verdict = await checkFunding(
+        deps.client,
+        deps.chain.contracts.orderExecutor,
+        priced,
+        await this.inFlightPulls(),
+      );
+      for (const f of verdict.failed) await deps.moves.fail(f.order, f.reason);
+      for (const o of verdict.waiting) await deps.moves.release(o);
+      return verdict.funded;
+    } catch (err) {
+      if (isOutageError(err)) deps.availability.rpcFailed();
+      await deps.moves.failAll(
+        priced.map((p) => p.order),
+        isOutageError(err) ? 'RPC_ERROR' : 'KEEPER_ERROR',
+      );
+      return undefined;
+    }
+  }
+
+  /** One routed group per pair; one pair's group that cannot be planned leaves the other pairs' groups to go. */
+  private async group(funded: readonly PricedOrder[], gasPrice: bigint): Promise<PlannedGroup[]> {
+    const { deps } = this;
+    const byPair = new Map<string, PricedOrder[]>();
+    for (const p of funded) {
+      const key = `${p.order.tokenIn}>${p.order.tokenOut}`;
+      byPair.set(key, [...(byPair.get(key) ?? []), p]);
+    }
+    const groups: PlannedGroup[] = [];
+    await deps.guard.each(
+      (pairOrders) => pairOrders[0]!.order.kind,
+      byPair.values(),
+      (pairOrders) => `${pairOrders[0]!.order.tokenIn}>${pairOrders[0]!.order.tokenOut}`,
+      async (pairOrders) => {
+        const plan = planGroup(deps.engine, pairOrders, gasPrice);
+        for (const o of plan.notCrossed) await deps.moves.release(o);
+        if (plan.planned) groups.push(plan.planned);
+      },
+      (pairOrders) =>
+        deps.moves.failAll(
+          pairOrders.map((p) => p.order),
+          'KEEPER_ERROR',
+        ),
+    );
+    return groups;
+  }
+
+  private async orderExecutorMaxFeeBps(): Promise<bigint> {
+    if (this.maxFeeBps === undefined) {
+      const iface = orderExecutorInterface();
+      const data = await this.deps.client.call({
+        to: this.deps.chain.contracts.orderExecutor,
+        data: iface.encodeFunctionData('maxFeeBps', []),
+      });
+      this.maxFeeBps = BigInt(iface.decodeFunctionResult('maxFeeBps', data)[0] as bigint);
+    }
+    return this.maxFeeBps;
+  }
+
+  /**
+   * What this chain's batches sent but not yet mined (any keeper's) will pull from makers, per fundingKey: the
+   * chain's state does not show it yet. Read from the signed transactions themselves.
+   */
+  private async inFlightPulls(): Promise<Map<string, bigint>> {
+    const pulls = new Map<string, bigint>();
+    const open = (await this.deps.transactions.listOpen(this.deps.chain.chainId)).filter(
+      (row) => row.status !== 'mined',
+    );
+    // A row whose raw transaction cannot be read is left out here rather than holding back every batch.
+    await this.deps.guard.each(
+      'transaction',
+      open,
+      (row) => row.id,
+      (row) => {
+        for (const [key, amount] of batchPulls(Transaction.from(row.rawTx).data)) {
+          pulls.set(key, (pulls.get(key) ?? 0n) + amount);
+        }
+      },
+    );
+    return pulls;
+  }
+}

@@ -1,0 +1,99 @@
+import type { ChainClient } from '../../shared/chain/chain-client';
+import type { KeeperMetrics } from '../keeper-metrics';
+import type { OrderWorks } from '../order-work';
+import type { StageTimer } from '../stage-timer';
+import type { WalletPool } from '../submit/wallet-pool';
+import type { BlockFeedWatch } from '../watch/block-feed-watch';
+import { isOutageError, type ChainAvailability } from '../watch/chain-availability';
+import type { TransactionTracker } from './transaction-tracker';
+
+const LEASE_SWEEP_MS = 5_000;
+const BALANCE_READ_MS = 15_000;
+const LAG_READ_MS = 1_000;
+
+export interface TrackStageDeps {
+  chainId: number;
+  client: ChainClient;
+  tracker: TransactionTracker;
+  feed: BlockFeedWatch;
+  pool: WalletPool;
+  works: OrderWorks;
+  availability: ChainAvailability;
+  metrics: KeeperMetrics;
+  timer: StageTimer;
+}
+
+/**
+ * The start of a chain's tick: on a new block, the tracker follows our transactions (receipts first: a settled
+ * batch frees its wallet for this block's orders); the block feed is watched for stalls; and on their own clocks,
+ * claims whose lease ran out go back to pending, executor balances are read, and the chain's head is compared with
+ * the pool state's (which also tells when a failing RPC answers again).
+ */
+export class TrackStage {
+  private lastBlock: number | undefined;
+  private lastLeaseSweep = 0;
+  private lastBalanceRead = 0;
+  private lastLagRead = 0;
+
+  constructor(private readonly deps: TrackStageDeps) {}
+
+  /** Resolves whether `head` is a block this stage had not seen. */
+  async run(head: number, now: number): Promise<boolean> {
+    const { deps } = this;
+    const newBlock = head !== this.lastBlock;
+    if (newBlock) {
+      this.lastBlock = head;
+      deps.metrics.blockSeen(deps.chainId, head, now);
+      await this.follow(head);
+    }
+    deps.feed.observe(now, head, this.pendingTransactions());
+    if (now - this.lastLeaseSweep > LEASE_SWEEP_MS) {
+      this.lastLeaseSweep = now;
+      await deps.timer.run('claim', () => this.sweepLeases(now));
+    }
+    if (now - this.lastBalanceRead > BALANCE_READ_MS) {
+      this.lastBalanceRead = now;
+      await deps.pool.balances();
+    }
+    if (now - this.lastLagRead > LAG_READ_MS) {
+      this.lastLagRead = now;
+      await this.readLag(head);
+    }
+    return newBlock;
+  }
+
+  /** Follows our transactions at `head` (also right after a send: instant-mining chains include it at once). */
+  async follow(head: number): Promise<void> {
+    await this.deps.timer.run('track', () => this.deps.tracker.track(head));
+    for (const wallet of this.deps.pool.wallets) {
+      this.deps.metrics.setInFlight(this.deps.chainId, wallet.address, wallet.inFlight);
+    }
+  }
+
+  /** Follows our transactions at the chain's head as it is now. */
+  async followLatest(fallbackHead: number): Promise<void> {
+    await this.follow(await this.deps.client.blockNumber().catch(() => fallbackHead));
+  }
+
+  private pendingTransactions(): number {
+    return this.deps.pool.wallets.reduce((n, wallet) => n + wallet.inFlight, 0);
+  }
+
+  private async sweepLeases(now: number): Promise<void> {
+    for (const work of this.deps.works.values()) {
+      const reclaimed = await work.repository.reclaimExpiredLeases(now);
+      if (reclaimed.length) this.deps.metrics.leasesReclaimed(this.deps.chainId, work.kind, reclaimed.length);
+    }
+  }
+
+  private async readLag(head: number): Promise<void> {
+    const { deps } = this;
+    const chainHead = await deps.client.blockNumber().catch((err: unknown) => {
+      if (isOutageError(err)) deps.availability.rpcFailed();
+      return undefined;
+    });
+    if (chainHead === undefined) return;
+    deps.availability.rpcAnswered();
+    deps.metrics.setPriceLag(deps.chainId, Math.max(0, chainHead - head));
+  }
+}

@@ -1,0 +1,140 @@
+import { ChainKeeper, type ChainStages, type TickStage } from '../../keeper/chain-keeper';
+import { KeeperMetrics } from '../../keeper/keeper-metrics';
+import type { BatchPlan } from '../../keeper/plan/plan-stage';
+import type { ExecutionOrder } from '../../keeper/plan/execution-order';
+import type { Selection } from '../../keeper/select/select-stage';
+import { StageTimer } from '../../keeper/stage-timer';
+import type { ExecutorWallet } from '../../keeper/submit/executor-wallet';
+import { ChainAvailability } from '../../keeper/watch/chain-availability';
+import { createLogger } from '../../shared/log/create-logger';
+import type { ChainFreshness } from '../../shared/routing/sources/pool-state-cache';
+
+const log = createLogger('silent', 'test');
+const HEAD = 120;
+
+interface Harness {
+  keeper: ChainKeeper;
+  calls: string[];
+  metrics: KeeperMetrics;
+  setStale(stale: boolean): void;
+}
+
+/** A chain keeper over recording stages: one wallet, one order selected per batch while `ready` lasts. */
+function harness(opts: { ready?: number; more?: TickStage[]; sent?: boolean } = {}): Harness {
+  const calls: string[] = [];
+  let ready = opts.ready ?? 1;
+  let freshness: ChainFreshness = { stale: false, ageMs: 0, blocksBehind: 0 };
+  const metrics = new KeeperMetrics();
+  const order = { kind: 'limit', id: 'o1' } as ExecutionOrder;
+  const wallet = { address: '0xexecutor' } as ExecutorWallet;
+  let free = true;
+  const stages: ChainStages = {
+    track: {
+      run: async (head) => {
+        calls.push(`track ${head}`);
+        return true;
+      },
+      followLatest: async () => void calls.push('follow'),
+    },
+    select: {
+      prepare: async () => void calls.push('prepare'),
+      next: async (): Promise<Selection> => {
+        calls.push('select');
+        if (ready <= 0) return new Map();
+        ready -= 1;
+        return new Map([['limit', [{ id: 'o1', version: 1 }]]]);
+      },
+    },
+    claim: { run: async () => (calls.push('claim'), [order]) },
+    plan: { run: async () => (calls.push('plan'), { planned: [] } as unknown as BatchPlan) },
+    submit: { run: async () => (calls.push('submit'), opts.sent ?? true) },
+    more: opts.more ?? [],
+    publish: { run: async (head, newBlock) => void calls.push(`publish ${head} ${newBlock}`) },
+  };
+  const keeper = new ChainKeeper({
+    chainId: 1,
+    stages,
+    engine: { blockNumber: () => HEAD },
+    availability: new ChainAvailability(1, { freshness: () => freshness }),
+    feed: { chainId: 1, stalledFor: () => 0 },
+    pool: {
+      wallets: [wallet, { address: '0xsecond' } as ExecutorWallet],
+      acquire: () => (free ? ((free = false), wallet) : undefined),
+      free: () => {
+        calls.push('free');
+        free = true;
+      },
+    },
+    timer: new StageTimer(1, metrics, log),
+    metrics,
+    maxBatchOrders: 50,
+    log,
+    now: () => 1_000,
+  });
+  return {
+    keeper,
+    calls,
+    metrics,
+    setStale: (stale) => {
+      freshness = stale ? { stale: true, reason: 'age', ageMs: 60_000, blocksBehind: 0 } : freshness;
+    },
+  };
+}
+
+describe('ChainKeeper: one tick is the pipeline', () => {
+  it('runs track → select → claim → plan → submit → (follow the sent batch) → publish, one batch per free wallet', async () => {
+    const { keeper, calls } = harness({ ready: 1 });
+    await keeper.tick();
+    expect(calls).toEqual([
+      `track ${HEAD}`,
+      'prepare',
+      'select',
+      'claim',
+      'plan',
+      'submit',
+      'follow',
+      // The second wallet's turn: nothing more is ready.
+      'select',
+      `publish ${HEAD} true`,
+    ]);
+  });
+
+  it('frees the wallet and stops batching when a batch is not sent', async () => {
+    const { keeper, calls } = harness({ ready: 2, sent: false });
+    await keeper.tick();
+    expect(calls).toEqual([
+      `track ${HEAD}`,
+      'prepare',
+      'select',
+      'claim',
+      'plan',
+      'submit',
+      'free',
+      `publish ${HEAD} true`,
+    ]);
+  });
+
+  it('claims nothing while the chain is unavailable, but still tracks and publishes', async () => {
+    const { keeper, calls, setStale } = harness({ ready: 1 });
+    setStale(true);
+    await keeper.tick();
+    expect(calls).toEqual([`track ${HEAD}`, 'prepare', `publish ${HEAD} true`]);
+  });
+
+  it('runs a plugged-in kind of work after the batches and before publishing; its throw is counted, not fatal', async () => {
+    const relayed: number[] = [];
+    const relay: TickStage = {
+      name: 'settle',
+      run: async (head) => {
+        relayed.push(head);
+        throw new Error('relayer down');
+      },
+    };
+    const { keeper, calls, metrics } = harness({ ready: 0, more: [relay] });
+    await keeper.tick();
+    expect(relayed).toEqual([HEAD]);
+    expect(calls).toEqual([`track ${HEAD}`, 'prepare', 'select', `publish ${HEAD} true`]);
+    const errors = await metrics.unhandledErrorsTotal.get();
+    expect(errors.values.find((v) => v.labels.stage === 'settle')?.value).toBe(1);
+  });
+});
