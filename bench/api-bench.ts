@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 import { signRequest, type Credentials } from '../shared/signing/request-signature';
 import { mysqlReachable, mysqlServerUrl } from '../test/helpers/mysql-probe';
 import { redisReachable, redisServerUrl } from '../test/helpers/redis-probe';
-import { limitOrderBody } from './bench-requests';
+import { limitOrderBody } from '../test/factories/limit-orders';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;

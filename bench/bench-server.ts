@@ -8,7 +8,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { createBenchAccount, createBenchOrder, startBenchApi } from './bench-api';
+import { createAccount } from '../test/factories/accounts';
+import { createBenchOrder, startBenchApi } from './bench-api';
 
 async function serveBare(): Promise<void> {
   const app = new Koa();
@@ -27,7 +28,7 @@ async function serveApi(store: string, mysqlUrl: string, redisUrl: string): Prom
     REDIS_URL: redisUrl,
     REDIS_KEY_PREFIX: `tas-bench:${process.pid}:`,
   });
-  const credentials = await createBenchAccount(baseUrl, 'bench-account');
+  const credentials = await createAccount(baseUrl, { name: 'bench-account' });
   const orderId = await createBenchOrder(baseUrl, credentials);
   console.log(JSON.stringify({ baseUrl, credentials, orderId }));
 }

@@ -4,7 +4,8 @@
  * credentials, then serves until killed.
  */
 import type { Credentials } from '../../shared/signing/request-signature';
-import { createBenchAccount, createBenchOrder, startBenchApi } from '../bench-api';
+import { createAccount } from '../../test/factories/accounts';
+import { createBenchOrder, startBenchApi } from '../bench-api';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 3000);
 const CREATE_CONCURRENCY = 20;
@@ -22,8 +23,8 @@ async function createOrders(baseUrl: string, credentials: Credentials, count: nu
 
 async function serve(store: string, mysqlUrl: string): Promise<void> {
   const baseUrl = await startBenchApi(store, mysqlUrl, 'tas_fair');
-  const lister = await createBenchAccount(baseUrl, 'bench-lister');
-  const other = await createBenchAccount(baseUrl, 'bench-other');
+  const lister = await createAccount(baseUrl, { name: 'bench-lister' });
+  const other = await createAccount(baseUrl, { name: 'bench-other' });
   await createOrders(baseUrl, lister, ORDERS);
   console.log(JSON.stringify({ baseUrl, lister, other, orders: ORDERS }));
 }

@@ -1,17 +1,17 @@
-import type { JsonRpcProvider } from 'ethers';
+import type { ChainHandle } from '../../devnet/start-chain';
 
 /**
- * Controls how the devnet mines: ganache's own instant mining (a block per transaction, as `npm start` runs), or
- * blocks at a fixed interval. Interval blocks are produced here with `evm_mine` on a stopped miner rather than
- * ganache's blockTime option, because the bench also needs to hold blocks back to put several transactions
- * (the market moves) into one block, which `hold()` / `mineNow()` do in either mode.
+ * Controls how the devnet mines: the engine's instant mining (a block per transaction, as `npm start` runs), or
+ * blocks at a fixed interval. Interval blocks are mined here on a paused chain rather than with the engine's block
+ * time, because the bench also needs to hold blocks back to put several transactions (the market moves) into one
+ * block, which `hold()` / `mineNow()` do in either mode.
  */
 export class BlockClock {
   private intervalMs = 0;
   private timer: NodeJS.Timeout | undefined;
   private mining: Promise<void> = Promise.resolve();
 
-  constructor(private readonly provider: JsonRpcProvider) {}
+  constructor(private readonly chain: ChainHandle) {}
 
   get mode(): string {
     return this.intervalMs > 0 ? `${this.intervalMs / 1000} s blocks` : 'instant mining';
@@ -23,10 +23,10 @@ export class BlockClock {
     await this.mining;
     this.intervalMs = ms;
     if (ms > 0) {
-      await this.provider.send('miner_stop', []);
+      await this.chain.pauseMining();
       this.startTimer();
     } else {
-      await this.provider.send('miner_start', []);
+      await this.chain.resumeMining();
     }
   }
 
@@ -34,32 +34,31 @@ export class BlockClock {
   async hold(): Promise<void> {
     this.stopTimer();
     await this.mining;
-    if (this.intervalMs === 0) await this.provider.send('miner_stop', []);
+    if (this.intervalMs === 0) await this.chain.pauseMining();
   }
 
   /** Mines one block with everything pending and resumes the mode. */
   async mineNow(): Promise<void> {
     if (this.intervalMs === 0) {
-      // Resuming instant mining mines the pooled transactions in one block (evm_mine, then miner_start, would
-      // add an empty block after it).
-      await this.provider.send('miner_start', []);
+      // Resuming instant mining mines the pooled transactions in one block.
+      await this.chain.resumeMining();
     } else {
-      await this.provider.send('evm_mine', []);
+      await this.chain.mine();
       this.startTimer();
     }
   }
 
   /** Transactions waiting in the node's pool. */
   async pending(): Promise<number> {
-    const pool = (await this.provider.send('txpool_content', [])) as {
+    const pool = (await this.chain.provider.send('txpool_content', [])) as {
       pending: Record<string, Record<string, unknown>>;
     };
     return Object.values(pool.pending).reduce((n, byNonce) => n + Object.keys(byNonce).length, 0);
   }
 
   /**
-   * Stops producing blocks, before the chain is shut down. It does not resume ganache's miner: miner_start mines a
-   * block in the background, which would write to a database about to close.
+   * Stops producing blocks, before the chain is shut down. It does not resume the engine's mining: ganache's
+   * resume mines a block in the background, which would write to a database about to close.
    */
   async stop(): Promise<void> {
     this.stopTimer();
@@ -69,7 +68,7 @@ export class BlockClock {
   private startTimer(): void {
     this.timer = setInterval(() => {
       this.mining = this.mining
-        .then(() => this.provider.send('evm_mine', []))
+        .then(() => this.chain.mine())
         .then(
           () => undefined,
           () => undefined,

@@ -19,7 +19,8 @@ interface RpcRequest {
  * A JSON-RPC proxy in front of a ganache chain that answers a second eth_sendRawTransaction of the same signed
  * transaction with "already known", as geth and every production node do. ganache 7 accepts the duplicate while
  * the first copy waits in its pool and then mines the transaction TWICE in one block (same hash, same nonce;
- * bench/keeper-bench.ts explains what that does to the keeper). Everything else passes through unchanged.
+ * bench/keeper-bench.ts explains what that does to the keeper); anvil refuses the duplicate itself ("transaction
+ * already imported"). Everything else passes through unchanged.
  */
 export async function startKnownTxRpcProxy(targetUrl: string): Promise<KnownTxRpcProxy> {
   const seen = new Set<string>();

@@ -1,6 +1,8 @@
 import { getAddress, type Wallet } from 'ethers';
 import type { ManifestChain } from '../../devnet/manifest';
+import { limitOrderBody, limitOrderTokens } from '../../test/factories/limit-orders';
 import type { ApiClient } from '../../test/helpers/api-client';
+import { signPair, token } from '../../test/helpers/maker';
 
 export interface PlaceLimitOrdersOptions {
   client: ApiClient;
@@ -15,13 +17,6 @@ export interface PlaceLimitOrdersOptions {
   concurrency: number;
 }
 
-const PAIR_AUTHORIZATION_TYPES = {
-  PairAuthorization: [
-    { name: 'maker', type: 'address' },
-    { name: 'tokenIn', type: 'address' },
-    { name: 'tokenOut', type: 'address' },
-  ],
-};
 const DAY_MS = 86_400_000;
 
 /**
@@ -29,22 +24,14 @@ const DAY_MS = 86_400_000;
  * its EIP-712 pair signature (signed once: it covers every order of the pair). Returns the order ids in order.
  */
 export async function placeLimitOrders(opts: PlaceLimitOrdersOptions): Promise<string[]> {
-  const weth = opts.manifest.tokens.find((t) => t.symbol === 'WETH')!;
-  const usdc = opts.manifest.tokens.find((t) => t.symbol === 'USDC')!;
-  const domain = {
-    name: 'TradeAggregationService',
-    version: '1',
-    chainId: opts.manifest.chainId,
-    verifyingContract: opts.manifest.contracts.orderExecutor,
-  };
+  const weth = token(opts.manifest, 'WETH');
+  const usdc = token(opts.manifest, 'USDC');
   const signatures = await Promise.all(
-    opts.makers.map((m) =>
-      m.signTypedData(domain, PAIR_AUTHORIZATION_TYPES, {
-        maker: getAddress(m.address),
-        tokenIn: getAddress(weth.address),
-        tokenOut: getAddress(usdc.address),
-      }),
-    ),
+    opts.makers.map((m) => signPair(m, opts.manifest, m.address, weth.address, usdc.address)),
+  );
+  const tokens = limitOrderTokens(
+    { address: getAddress(weth.address), symbol: 'WETH' },
+    { address: getAddress(usdc.address), symbol: 'USDC' },
   );
   const expired = String(Date.now() + DAY_MS);
   const ids: string[] = new Array<string>(opts.count);
@@ -53,21 +40,21 @@ export async function placeLimitOrders(opts: PlaceLimitOrdersOptions): Promise<s
     for (let i = next++; i < opts.count; i = next++) {
       const m = i % opts.makers.length;
       const trigger = opts.triggerOf(i).toFixed(2);
-      const res = await opts.client.post<{ id: string }>('/limit-order', {
-        accountTo: getAddress(opts.makers[m]!.address),
-        chainId: opts.manifest.chainId,
-        inTokenAddress: getAddress(weth.address),
-        outTokenAddress: getAddress(usdc.address),
-        tokenASymbol: 'WETH',
-        tokenBSymbol: 'USDC',
-        amount: opts.amount,
-        priceTrigger: trigger,
-        price: trigger,
-        expired,
-        gasPrice: '100',
-        slippage: opts.slippage,
-        signature: signatures[m]!,
-      });
+      const res = await opts.client.post<{ id: string }>(
+        '/limit-order',
+        limitOrderBody({
+          accountTo: getAddress(opts.makers[m]!.address),
+          chainId: opts.manifest.chainId,
+          ...tokens,
+          amount: opts.amount,
+          priceTrigger: trigger,
+          price: trigger,
+          expired,
+          gasPrice: '100',
+          slippage: opts.slippage,
+          signature: signatures[m]!,
+        }),
+      );
       if (res.status !== 200 || !res.body.data) {
         throw new Error(`POST /limit-order #${i}: ${res.status} ${res.text}`);
       }

@@ -57,6 +57,8 @@ export interface ThroughputPhase extends PhaseSpec {
 }
 
 export interface ThroughputResult {
+  /** The devnet engine the chain ran on. */
+  engine: string;
   executors: number;
   maxBatchOrders: number;
   batchGasCap: number;
@@ -151,7 +153,7 @@ export async function runThroughputBench(opts: ThroughputOptions = {}): Promise<
     executorsPerKeeper: [EXECUTORS],
     env: KEEPER_ENV,
   });
-  const clock = new BlockClock(service.provider);
+  const clock = new BlockClock(service.chain);
   let proxy: KnownTxRpcProxy | undefined;
   try {
     const { provider, manifest } = service;
@@ -256,6 +258,7 @@ export async function runThroughputBench(opts: ThroughputOptions = {}): Promise<
       }
     }
     return {
+      engine: service.chain.engine,
       executors: EXECUTORS.length,
       maxBatchOrders: service.config.keeper.maxBatchOrders,
       batchGasCap: service.config.keeper.batchGasCap,

@@ -33,6 +33,11 @@ export interface ChainConfig {
   staleAfterSeconds?: number;
   /** Pool state this many blocks behind the chain's head is stale on this chain (default STALE_AFTER_BLOCKS). */
   staleAfterBlocks?: number;
+  /**
+   * Seconds between the chain's blocks, when it makes them on a clock (every public chain): the keeper then expects
+   * blocks and reports its feed stalled when they stop. Absent: blocks come with transactions (instant mining).
+   */
+  blockTimeSeconds?: number;
 }
 
 /** When a chain's pool state (and what is derived from it: quotes, swaps, reference prices) is too old to serve. */
@@ -140,6 +145,7 @@ const chainSchema: JSONSchemaType<ChainConfig> = {
     confirmations: { type: 'integer', minimum: 0, maximum: 100, nullable: true },
     staleAfterSeconds: { type: 'integer', minimum: 1, maximum: 86400, nullable: true },
     staleAfterBlocks: { type: 'integer', minimum: 1, maximum: 100000, nullable: true },
+    blockTimeSeconds: { type: 'number', exclusiveMinimum: 0, maximum: 3600, nullable: true },
     contracts: {
       type: 'object',
       nullable: true,

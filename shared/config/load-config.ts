@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
+import { DEFAULT_PROTOCOL_FEE_PIPS } from '../domain/protocol-fee';
 import { configSchema, type AppConfig, type ChainConfig } from './config-schema';
 
 /** Every environment variable the service reads, with its default. The README's configuration table mirrors this. */
 export const ENV_DEFAULTS = {
   HOST: '127.0.0.1',
   PORT: '8080',
-  ADMIN_PORT: '9090',
+  // Beside the keeper's 9465; clear of Prometheus (9090) and Grafana (3000) on an operator's machine.
+  ADMIN_PORT: '9464',
   DATA_DIR: './data',
   DATABASE_URL: '',
   MASTER_KEY: '',
@@ -19,7 +21,7 @@ export const ENV_DEFAULTS = {
   BODY_LIMIT_BYTES: '1048576',
   GATEWAY_TIMEOUT_MS: '30000',
   ACCOUNT_CACHE_TTL_MS: '2000',
-  PROTOCOL_FEE_PIPS: '1500',
+  PROTOCOL_FEE_PIPS: String(DEFAULT_PROTOCOL_FEE_PIPS),
   REDIS_URL: '',
   REDIS_KEY_PREFIX: 'tas:',
   STALE_AFTER_SECONDS: '30',
@@ -249,6 +251,7 @@ const CHECK_ONLY_CHAIN: ChainConfig = {
  */
 export function checkEnvironment(
   env: Partial<Record<string, string | undefined>> = process.env,
-): Pick<AppConfig, 'dataDir'> {
-  return { dataDir: loadConfig(env, { chains: [CHECK_ONLY_CHAIN] }).dataDir };
+): Pick<AppConfig, 'dataDir' | 'host' | 'port' | 'adminPort' | 'keeper'> {
+  const { dataDir, host, port, adminPort, keeper } = loadConfig(env, { chains: [CHECK_ONLY_CHAIN] });
+  return { dataDir, host, port, adminPort, keeper };
 }

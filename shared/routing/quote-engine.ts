@@ -13,7 +13,7 @@ import type {
 } from './sources/pool-state-cache';
 import { bestSplit, type Split } from './splitting/best-split';
 import { simulateRoute } from './splitting/route-simulation';
-import { NATIVE_PSEUDO_ADDRESS } from '../tokens/token-lists';
+import { NATIVE_TOKEN_KEY } from '../domain/addresses';
 
 /** aggregatorId of our own router, which combines every source's pools in one route set. */
 export const SMART_ROUTER_ID = 'tas-smart';
@@ -77,7 +77,7 @@ export function connectorsOf(
   const stables = tokens
     .filter((t) => CONNECTOR_STABLES.includes(t.symbol.toUpperCase()))
     .map((t) => t.address.toLowerCase());
-  return [...new Set([wrappedNative.toLowerCase(), ...stables])].filter((a) => a !== NATIVE_PSEUDO_ADDRESS);
+  return [...new Set([wrappedNative.toLowerCase(), ...stables])].filter((a) => a !== NATIVE_TOKEN_KEY);
 }
 
 /** Probe size for the native price in tokenOut: 1/1000 of a native unit (18 decimals on every EVM chain). */
@@ -127,7 +127,7 @@ export class QuoteEngine {
   routingToken(chainId: number, address: string): string {
     const chain = this.chainOf(chainId);
     const lower = address.toLowerCase();
-    return lower === NATIVE_PSEUDO_ADDRESS ? chain.wrappedNative.toLowerCase() : lower;
+    return lower === NATIVE_TOKEN_KEY ? chain.wrappedNative.toLowerCase() : lower;
   }
 
   /** Every aggregatorId a quote on the chain can return: its sources, then our router. */

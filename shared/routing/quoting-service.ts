@@ -7,7 +7,7 @@
 import type { ChainClients } from '../chain/chain-clients';
 import type { ChainConfig, StalenessConfig } from '../config/config-schema';
 import type { Logger } from '../log/create-logger';
-import { NATIVE_PSEUDO_ADDRESS } from '../tokens/token-lists';
+import { NATIVE_TOKEN_KEY } from '../domain/addresses';
 import { connectorsOf, DEFAULT_STALENESS, QuoteEngine, type QuoteChain } from './quote-engine';
 import { BlockFollower } from './sources/block-follower';
 import { PoolStateCache } from './sources/pool-state-cache';
@@ -87,7 +87,7 @@ export function startQuoting(opts: QuotingOptions): QuotingService {
       ...new Set(
         [chain.wrappedNative, ...tokens.map((t) => t.address)]
           .map((a) => a.toLowerCase())
-          .filter((a) => a !== NATIVE_PSEUDO_ADDRESS),
+          .filter((a) => a !== NATIVE_TOKEN_KEY),
       ),
     ];
     // An RPC outage at start-up must not leave a chain unquotable until a restart: retry with back-off.

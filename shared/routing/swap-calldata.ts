@@ -3,27 +3,25 @@
  * dry run (eth_call from the account) that reports the exact amount the account would receive or why it would
  * revert. Encoding follows contracts-abi/src/SwapRouter.sol and RouteTypes.sol.
  */
-import { AbiCoder, Interface, getAddress, isCallException, type ErrorDescription, type Result } from 'ethers';
-import { loadArtifact } from '../../contracts-abi/artifacts';
+import {
+  AbiCoder,
+  getAddress,
+  isCallException,
+  type ErrorDescription,
+  type Interface,
+  type Result,
+} from 'ethers';
 import type { ChainClient } from '../chain/chain-client';
+import { erc20ErrorsInterface, erc20Interface, swapRouterInterface } from '../chain/contract-interfaces';
+import { NATIVE_TOKEN_ADDRESS, ZERO_ADDRESS, isNativeAddress } from '../domain/addresses';
 import { RpcUnavailableError } from '../chain/rpc-errors';
 import type { Split } from './splitting/best-split';
 
-/** The SwapRouter's pseudo-address of the native coin (PathExecutor.NATIVE). */
-export const NATIVE_TOKEN_ADDRESS = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
-const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 /** Hop.kind: the configured factories' Uniswap V2 pair / V3 pool of the hop's tokens, looked up on-chain. */
 export const HOP_KIND_V2 = 0;
 export const HOP_KIND_V3 = 1;
 const MAX_UINT16 = 0xffff;
 
-const SWAP_ROUTER = new Interface(loadArtifact('SwapRouter').abi);
-/** OpenZeppelin v5 ERC-20 errors (our TestToken, most new tokens): the account's funding, not the route. */
-const ERC20_ERRORS = new Interface(loadArtifact('TestToken').abi.filter((f) => f.type === 'error'));
-const ERC20_READS = new Interface([
-  'function balanceOf(address) view returns (uint256)',
-  'function allowance(address owner, address spender) view returns (uint256)',
-]);
 const FUNDING_ERRORS = new Set(['ERC20InsufficientAllowance', 'ERC20InsufficientBalance']);
 /** Old-style token reverts (OpenZeppelin v4, DAI-like tokens) carry only a message. */
 const FUNDING_MESSAGE = /allowance|balance|insufficient/i;
@@ -66,12 +64,9 @@ export interface PathParams {
   hops: HopParams[];
 }
 
-export const isNative = (token: string): boolean =>
-  token.toLowerCase() === NATIVE_TOKEN_ADDRESS.toLowerCase();
-
 /** The contract's spelling: checksummed addresses, the native pseudo-address as PathExecutor.NATIVE. */
 function contractToken(token: string): string {
-  return isNative(token) ? NATIVE_TOKEN_ADDRESS : getAddress(token);
+  return isNativeAddress(token) ? NATIVE_TOKEN_ADDRESS : getAddress(token);
 }
 
 /**
@@ -83,10 +78,10 @@ function contractToken(token: string): string {
 function pathOf(split: Split, tokenIn: string, tokenOut: string): PathParams {
   const { pools, path } = split.route;
   if (pools.length === 0 || path.length !== pools.length + 1) throw new RangeError('malformed route');
-  if (!isNative(tokenIn) && path[0] !== tokenIn.toLowerCase()) {
+  if (!isNativeAddress(tokenIn) && path[0] !== tokenIn.toLowerCase()) {
     throw new RangeError(`route ${split.route.key} does not start at ${tokenIn}`);
   }
-  if (!isNative(tokenOut) && path[path.length - 1] !== tokenOut.toLowerCase()) {
+  if (!isNativeAddress(tokenOut) && path[path.length - 1] !== tokenOut.toLowerCase()) {
     throw new RangeError(`route ${split.route.key} does not end at ${tokenOut}`);
   }
   const hops = pools.map((pool, i): HopParams => {
@@ -155,8 +150,8 @@ export function buildSwapTransaction(input: BuildSwapInput): SwapTransaction {
   };
   return {
     to: getAddress(input.swapRouter),
-    data: SWAP_ROUTER.encodeFunctionData('swap', [params]),
-    value: isNative(input.tokenIn) ? amountIn : 0n,
+    data: swapRouterInterface().encodeFunctionData('swap', [params]),
+    value: isNativeAddress(input.tokenIn) ? amountIn : 0n,
   };
 }
 
@@ -252,7 +247,7 @@ export async function simulateSwap(
     }
     throw err;
   }
-  return { ok: true, amountOut: SWAP_ROUTER.decodeFunctionResult('swap', returned)[0] as bigint };
+  return { ok: true, amountOut: swapRouterInterface().decodeFunctionResult('swap', returned)[0] as bigint };
 }
 
 async function explainRevert(
@@ -261,7 +256,7 @@ async function explainRevert(
   from: string,
   data: string,
 ): Promise<SwapSimulation> {
-  const routerError = parseErrorSafe(SWAP_ROUTER, data);
+  const routerError = parseErrorSafe(swapRouterInterface(), data);
   if (routerError && ROUTER_REASONS.has(routerError.name)) {
     const amountOut = routerError.name === 'InsufficientOutput' ? (routerError.args[0] as bigint) : undefined;
     return failure(
@@ -270,7 +265,7 @@ async function explainRevert(
       amountOut,
     );
   }
-  const tokenError = parseErrorSafe(ERC20_ERRORS, data);
+  const tokenError = parseErrorSafe(erc20ErrorsInterface(), data);
   if (tokenError && FUNDING_ERRORS.has(tokenError.name)) {
     return failure('ALLOWANCE_OR_BALANCE', describe(tokenError.name, tokenError.args));
   }
@@ -294,19 +289,19 @@ function describe(name: string, args: Result): string {
 
 /** Whether `from` lacks the input: native balance, or the ERC-20 balance or allowance to the router's spender. */
 async function underfunded(client: ChainClient, tx: SwapTransaction, from: string): Promise<boolean> {
-  const params = SWAP_ROUTER.decodeFunctionData('swap', tx.data)[0] as Result;
+  const params = swapRouterInterface().decodeFunctionData('swap', tx.data)[0] as Result;
   const tokenIn = params.getValue('tokenIn') as string;
   const amountIn = params.getValue('amountIn') as bigint;
-  if (isNative(tokenIn)) {
+  if (isNativeAddress(tokenIn)) {
     const balance = BigInt(String(await client.send('eth_getBalance', [from, 'latest'])));
     return balance < amountIn;
   }
   const read = async (iface: Interface, to: string, fn: string, args: unknown[]): Promise<unknown> =>
     iface.decodeFunctionResult(fn, await client.call({ to, data: iface.encodeFunctionData(fn, args) }))[0];
-  const spender = (await read(SWAP_ROUTER, tx.to, 'spender', [])) as string;
+  const spender = (await read(swapRouterInterface(), tx.to, 'spender', [])) as string;
   const [balance, allowance] = (await Promise.all([
-    read(ERC20_READS, tokenIn, 'balanceOf', [from]),
-    read(ERC20_READS, tokenIn, 'allowance', [from, spender]),
+    read(erc20Interface(), tokenIn, 'balanceOf', [from]),
+    read(erc20Interface(), tokenIn, 'allowance', [from, spender]),
   ])) as [bigint, bigint];
   return balance < amountIn || allowance < amountIn;
 }

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { getAddress } from 'ethers';
 import type { ChainConfig } from '../config/config-schema';
+import { NATIVE_TOKEN_KEY } from '../domain/addresses';
 import type { TokenRecord } from '../store/repositories/tokens-repository';
-
-export const NATIVE_PSEUDO_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 
 /** The part of the Uniswap Token Lists format that we read. */
 interface TokenListFile {
@@ -25,7 +24,7 @@ export function tokensOfChain(chain: ChainConfig): TokenRecord[] {
   const tokens: TokenRecord[] = [
     {
       chainId: chain.chainId,
-      address: NATIVE_PSEUDO_ADDRESS,
+      address: NATIVE_TOKEN_KEY,
       symbol: chain.nativeSymbol,
       name: chain.nativeSymbol,
       decimals: chain.nativeDecimals,
@@ -41,7 +40,7 @@ export function tokensOfChain(chain: ChainConfig): TokenRecord[] {
       `Token list ${chain.tokenList} of chain ${chain.chainId} cannot be read: ${(err as Error).message}`,
     );
   }
-  const seen = new Set([NATIVE_PSEUDO_ADDRESS]);
+  const seen = new Set([NATIVE_TOKEN_KEY]);
   for (const t of list.tokens ?? []) {
     if (t.chainId !== chain.chainId) continue;
     const address = getAddress(t.address);

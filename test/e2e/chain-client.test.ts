@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { Contract, Interface, dataSlice, getAddress, id, isCallException } from 'ethers';
+import { Contract, Interface, dataSlice, getAddress, id, isCallException, toQuantity } from 'ethers';
 import { Registry } from 'prom-client';
 import { createLogger } from '../../shared/log/create-logger';
 import { ChainClient, type ChainClientOptions } from '../../shared/chain/chain-client';
@@ -105,7 +105,7 @@ describe('reads on a devnet chain', () => {
     expect(expected).toBeGreaterThan(0n);
     expect(BigInt(await client.call({ to: weth, data }))).toBe(expected);
     // At the block before the transfer the native balance differs from now; a historical read sees that.
-    const before = await client.send('eth_getBalance', [to!.address, receipt.blockNumber - 1]);
+    const before = await client.send('eth_getBalance', [to!.address, toQuantity(receipt.blockNumber - 1)]);
     expect(BigInt(before as string) + 12345n).toBe(await ctx.provider.getBalance(to!.address));
 
     expect(await client.estimateGas({ from: from!.address, to: to!.address, data: '0x', value: 1n })).toBe(

@@ -28,6 +28,7 @@ async function deploy(chainId: number, dbPath?: string): Promise<Deployed> {
   const chain = await startChain({ chainId, dbPath });
   const world = await deployWorld({
     provider: chain.provider,
+    mining: chain,
     chainId,
     deployer: keys.deployer,
     executors: keys.executors.map((e) => e.address),
@@ -44,11 +45,9 @@ function tokenOf(world: DeployedWorld, symbol: string) {
   return token;
 }
 
-async function snapshot(provider: JsonRpcProvider): Promise<() => Promise<void>> {
-  const id = (await provider.send('evm_snapshot', [])) as string;
-  return async () => {
-    expect(await provider.send('evm_revert', [id])).toBe(true);
-  };
+async function snapshot(chain: ChainHandle): Promise<() => Promise<void>> {
+  const id = await chain.snapshot();
+  return () => chain.revert(id);
 }
 
 const deployed = new Map<number, Deployed>();
@@ -110,14 +109,16 @@ describe.each([1, 137])('the fixture world of chain %i', (chainId) => {
           ];
     expect(world.tokens.map((t) => [t.symbol, t.decimals])).toEqual(expected);
     expect(world.tokens[0].address).toBe(world.contracts.weth);
-    for (const token of world.tokens.slice(1)) {
+    // The wrapped native included: its contract takes the chain's name and symbol (WPOL on 137).
+    for (const token of world.tokens) {
       const erc20 = new Contract(token.address, ERC20_ABI, chain.provider);
       expect(await erc20.getFunction('symbol')()).toBe(token.symbol);
       expect(await erc20.getFunction('decimals')()).toBe(BigInt(token.decimals));
     }
-    // The canonical WETH9 bytecode names itself WETH whatever the chain lists it as.
     const wrapped = new Contract(world.contracts.weth, ERC20_ABI, chain.provider);
-    expect(await wrapped.getFunction('symbol')()).toBe('WETH');
+    expect(await wrapped.getFunction('name')()).toBe(
+      chainId === 137 ? 'Wrapped Polygon Ecosystem Token' : 'Wrapped Ether',
+    );
   });
 
   it('seeds every V2 and V3 pool within 0.5 % of the reference price', async () => {
@@ -158,7 +159,7 @@ describe.each([1, 137])('the fixture world of chain %i', (chainId) => {
 
   it('swaps 1 WETH through Router02 exactly as the router quotes, moving WETH/USDC by less than 1 %', async () => {
     const { chain, world } = get();
-    const revert = await snapshot(chain.provider);
+    const revert = await snapshot(chain);
     try {
       const trader = keys.accounts[0].connect(chain.provider);
       const [weth, usdc] = [tokenOf(world, 'WETH'), tokenOf(world, 'USDC')];
@@ -262,7 +263,8 @@ describe.each([1, 137])('the fixture world of chain %i', (chainId) => {
     const list = tokenListOf(world, `chain ${chainId}`, '2024-01-01T00:00:00.000Z');
     expect(list.tokens.map((t) => t.symbol)).toEqual(world.tokens.map((t) => t.symbol));
     expect(list.tokens.every((t) => t.chainId === chainId && t.name.length > 0)).toBe(true);
-    if (chainId === 137) expect(list.tokens[0]).toMatchObject({ symbol: 'WPOL', name: 'Wrapped POL' });
+    if (chainId === 137)
+      expect(list.tokens[0]).toMatchObject({ symbol: 'WPOL', name: 'Wrapped Polygon Ecosystem Token' });
   });
 });
 
@@ -344,7 +346,7 @@ describe('the market mover', () => {
   const chainOne = () => deployed.get(1) as Deployed;
   let revert: () => Promise<void>;
   beforeEach(async () => {
-    revert = await snapshot(chainOne().chain.provider);
+    revert = await snapshot(chainOne().chain);
   });
   afterEach(() => revert());
 

@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Contract, JsonRpcProvider, MaxUint256, Wallet } from 'ethers';
+import type { DevnetManifest } from '../../devnet/manifest';
 import { REPO_ROOT } from '../helpers/api-harness';
 import { newAccountClient, type ApiClient } from '../helpers/api-client';
+import { crossingOrder, expectCrossingOrderExecuted } from '../helpers/crossing-order';
 
 /**
  * `npm start` as a user runs it: one process with the devnet, the api and the keeper. A limit order created
@@ -13,23 +15,6 @@ import { newAccountClient, type ApiClient } from '../helpers/api-client';
  */
 
 jest.setTimeout(240_000);
-
-interface ManifestFile {
-  chains: {
-    chainId: number;
-    rpcUrl: string;
-    contracts: { orderExecutor: string };
-    tokens: { symbol: string; address: string }[];
-    accounts: { address: string; privateKey: string }[];
-  }[];
-}
-
-interface LimitOrderData {
-  id: string;
-  status: string;
-  txHash: string;
-  reasonFail: string[];
-}
 
 describe('npm start (embedded mode)', () => {
   let dataDir: string;
@@ -43,7 +28,7 @@ describe('npm start (embedded mode)', () => {
       const match = pattern.exec(output);
       if (match) return match;
       if (Date.now() > deadline) throw new Error(`not seen in ${timeoutMs} ms: ${pattern}\n${output}`);
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 5));
     }
   };
 
@@ -58,7 +43,8 @@ describe('npm start (embedded mode)', () => {
         PORT: '0',
         ADMIN_PORT: '0',
         KEEPER_ADMIN_PORT: '0',
-        DEVNET_PORTS: '0,0',
+        DEVNET_CHAINS: '1,56,137,43114',
+        DEVNET_PORTS: '0,0,0,0',
         LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -75,79 +61,69 @@ describe('npm start (embedded mode)', () => {
 
   it('serves the api, runs the keeper, executes a crossing limit order and stops on SIGTERM', async () => {
     const [, baseUrl] = await waitForOutput(/api: (http:\/\/\S+\/api\/v1)/, 120_000);
-    await waitForOutput(/keeper: \S+ \(admin (http:\/\/\S+)\)/, 60_000);
-    await waitForOutput(/ready in/, 60_000);
-    const manifest = JSON.parse(readFileSync(path.join(dataDir, 'devnet.json'), 'utf8')) as ManifestFile;
-    const chain = manifest.chains.find((c) => c.chainId === 1)!;
-    const address = (symbol: string) => chain.tokens.find((t) => t.symbol === symbol)!.address;
-    const provider = new JsonRpcProvider(chain.rpcUrl, 1, { staticNetwork: true });
-    const maker = new Wallet(chain.accounts[2]!.privateKey, provider);
-    const weth = new Contract(address('WETH'), ['function approve(address,uint256) returns (bool)'], maker);
-    const usdc = new Contract(
-      address('USDC'),
-      ['function balanceOf(address) view returns (uint256)'],
-      provider,
-    );
-    await (await weth.getFunction('approve')(chain.contracts.orderExecutor, MaxUint256)).wait();
-    const signature = await maker.signTypedData(
-      {
-        name: 'TradeAggregationService',
-        version: '1',
-        chainId: 1,
-        verifyingContract: chain.contracts.orderExecutor,
-      },
-      {
-        PairAuthorization: [
-          { name: 'maker', type: 'address' },
-          { name: 'tokenIn', type: 'address' },
-          { name: 'tokenOut', type: 'address' },
-        ],
-      },
-      { maker: maker.address, tokenIn: address('WETH'), tokenOut: address('USDC') },
-    );
     const client: ApiClient = await newAccountClient(baseUrl!);
-    const before = (await usdc.getFunction('balanceOf')(maker.address)) as bigint;
-    const body = {
-      accountTo: maker.address,
-      chainId: 1,
-      inTokenAddress: address('WETH'),
-      outTokenAddress: address('USDC'),
-      tokenASymbol: 'WETH',
-      tokenBSymbol: 'USDC',
-      amount: '0.5',
-      priceTrigger: '1000',
-      price: '1000',
-      expired: String(Date.now() + 3_600_000),
-      gasPrice: '30',
-      slippage: '1',
-      signature,
-    };
-    // The keeper publishes reference prices once its pool state is loaded: until then creation is a 400.
-    let id: string | undefined;
-    for (const deadline = Date.now() + 90_000; !id;) {
-      const res = await client.post<LimitOrderData>('/limit-order', body);
-      if (res.status === 200) id = res.body.data!.id;
-      else {
-        expect(res.body.error?.message).toBe('Not exist reference price for this pair WETH/USDC');
-        if (Date.now() > deadline) throw new Error('no reference price published');
-        await new Promise((r) => setTimeout(r, 500));
-      }
+    await waitForOutput(/keeper: \S+ \(admin (http:\/\/\S+)\)/, 60_000);
+    // Each chain reported while its world deploys, before `ready`.
+    for (const chainId of [1, 56, 137, 43114]) {
+      expect(output).toMatch(
+        new RegExp(`devnet: chain ${chainId} \\(.+\\) at http://127\\.0\\.0\\.1:\\d+ on \\w+`),
+      );
     }
-    let order: LimitOrderData | undefined;
-    for (const deadline = Date.now() + 60_000; order?.status !== 'completed';) {
-      if (Date.now() > deadline) throw new Error(`order not completed: ${JSON.stringify(order)}`);
-      await new Promise((r) => setTimeout(r, 500));
-      order = (await client.get<LimitOrderData>(`/limit-order/${id}`)).body.data;
-      expect(['pending', 'executing', 'submitted', 'completed']).toContain(order?.status);
-    }
-    const receipt = await provider.getTransactionReceipt(order.txHash);
-    expect(receipt?.status).toBe(1);
-    // 0.5 WETH at no less than the 1000 trigger less 1% slippage.
-    const gained = ((await usdc.getFunction('balanceOf')(maker.address)) as bigint) - before;
-    expect(gained).toBeGreaterThanOrEqual(495_000_000n);
-    provider.destroy();
+    await waitForOutput(/^ready in \d+\.\d s$/m, 60_000);
+    const manifest = JSON.parse(readFileSync(path.join(dataDir, 'devnet.json'), 'utf8')) as DevnetManifest;
+    // `ready` means every chain quotes now: no retry.
+    await Promise.all(
+      manifest.chains.map(async (c) => {
+        const res = await client.post<{ quote: { outAmount: string } }>('/quotes', {
+          mode: 'single-chain',
+          params: {
+            chainId: c.chainId,
+            inTokenAddress: c.contracts.weth,
+            outTokenAddress: c.tokens.find((t) => t.symbol === 'USDC')!.address,
+            amount: '1',
+            gasPrice: '30',
+            slippage: '1',
+          },
+        });
+        expect({ chainId: c.chainId, status: res.status }).toEqual({ chainId: c.chainId, status: 200 });
+        expect(BigInt(res.body.data!.quote.outAmount)).toBeGreaterThan(0n);
+      }),
+    );
+    const chain = manifest.chains.find((c) => c.chainId === 1)!;
+    const order = await crossingOrder(chain, 2);
+    // `ready` also means the keeper has published reference prices: the order is accepted at once.
+    const created = await client.post<{ id: string }>('/limit-order', order.body);
+    expect(created.status).toBe(200);
+    await expectCrossingOrderExecuted(client, chain, order, created.body.data!.id);
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('refuses in one line, before starting anything, when a configured port is taken', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as net.AddressInfo).port;
+    const otherDir = mkdtempSync(path.join(tmpdir(), 'tas-embedded-port-'));
+    try {
+      const second = spawn(process.execPath, ['--import', 'tsx', 'embedded/main.ts'], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, DATA_DIR: otherDir, DATABASE_URL: '', DEVNET_PORTS: `0,${taken}` },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      second.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
+      expect(code).toBe(1);
+      const lines = err.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
+      expect(lines).toEqual([
+        expect.stringMatching(/^starting: /),
+        `start failed: DEVNET_PORTS=${taken}: 127.0.0.1:${taken} is taken by another process (stop it or choose another port)`,
+      ]);
+      expect(existsSync(path.join(otherDir, 'devnet.json'))).toBe(false);
+    } finally {
+      holder.close();
+      rmSync(otherDir, { recursive: true, force: true });
+    }
   });
 });

@@ -224,7 +224,7 @@ describe('DCA strategies executed by the keeper', () => {
     // Past the third slot and one more frequency: nothing new, nothing executed.
     const quiet = slotOf(strategy, 3) + 1_000 - Date.now();
     if (quiet > 0) await sleep(quiet);
-    await service.provider.send('evm_mine', []);
+    await service.chain.mine();
     await sleep(500);
     const orders = await strategyOrders(client, strategy.id);
     expect(orders.map((o) => o.status)).toEqual(['successful', 'cancelled']);

@@ -13,11 +13,13 @@ import {
   transactionRows,
   waitFor,
   waitForAllCompleted,
+  publishWethUsdcPrice,
 } from '../helpers/keeper-orders';
 import { startKeeperProcess, type KeeperProcess } from '../helpers/keeper-process';
 import { startRpcProxy, type RpcProxy } from '../helpers/rpc-proxy';
 import { startService } from '../helpers/service-harness';
 import { mysqlServerForTests } from '../helpers/store-targets';
+import { waitForReceipt } from '../helpers/wait-for-receipt';
 
 /**
  * The keeper under faults, end to end on a devnet chain with real transactions: orders are created through the
@@ -103,25 +105,16 @@ onMysql('keepers on one MySQL store', () => {
       return child;
     };
     try {
-      const { provider } = running;
+      const { provider, chain } = running;
       const makers = await prepareMakers(running);
       // No keeper runs yet to publish the reference price the API requires: the test publishes it, so every
       // order exists before the first keeper starts and its first batch is a full one.
-      await running.api.store.referencePrices.upsert([
-        {
-          chainId: running.manifest.chainId,
-          baseSymbol: 'WETH',
-          quoteSymbol: 'USDC',
-          price: '3000',
-          blockNumber: await provider.getBlockNumber(),
-          updatedAt: Date.now(),
-        },
-      ]);
+      await publishWethUsdcPrice(running);
       const orders = await createOrders(running.client, orderBodies(running, makers, 30));
       const ids = orders.map((o) => o.id);
 
       // Kill 1: the batch is signed, recorded and broadcast, but not mined (the miner is stopped).
-      await provider.send('miner_stop', []);
+      await chain.pauseMining();
       const first = await startChild(true);
       const firstBatch = await first.waitForLog((l) => l.msg === 'batch submitted', 60_000);
       expect((await first.exited).signal).toBe('SIGKILL');
@@ -134,8 +127,8 @@ onMysql('keepers on one MySQL store', () => {
       expect(inFlight.length).toBe(Number(firstBatch.orders));
       expect(inFlight.every((i) => afterKill.get(i)!.txHash === firstTx)).toBe(true);
       // The dead keeper's transaction is mined while no keeper runs.
-      await provider.send('miner_start', []);
-      expect((await provider.getTransactionReceipt(firstTx))?.status).toBe(1);
+      await chain.resumeMining();
+      expect((await waitForReceipt(provider, firstTx, 10_000)).status).toBe(1);
 
       // Kill 2: a restarted keeper (same executor wallet) dies right after broadcasting its first batch.
       const second = await startChild(true);
@@ -190,15 +183,13 @@ onMysql('keepers on one MySQL store', () => {
 
 describe('keeper transactions and RPC faults', () => {
   it('replaces a transaction dropped from the pool, and the order completes once with the replacement', async () => {
-    // Setup: ganache drops its whole pending pool on evm_revert (its source: "Pending transactions are always
-    // removed when you revert"). With the miner stopped, a snapshot is taken before the keeper submits; reverting
-    // to it (no block was mined in between, so the chain state is unchanged) removes the keeper's pending
-    // transaction as a node that forgot it would. An empty block (evm_mine, nothing left to include) then makes
-    // the keeper track again: its nonce is still unused and the node no longer knows the hash, so it must send a
+    // Setup: with mining paused, the chain forgets its pending pool after the keeper submits (no block was
+    // mined in between, so the chain state is unchanged), as a node that lost the transaction would. An empty
+    // block (nothing left to include) then makes the keeper track again: its nonce is still unused and the node no longer knows the hash, so it must send a
     // replacement with bumped fees. KEEPER_REPLACE_AFTER_BLOCKS stays above the blocks mined meanwhile, so the
     // replacement can only come from the drop detection.
     const running = await startService({ env: { KEEPER_REPLACE_AFTER_BLOCKS: '5' } });
-    const { provider } = running;
+    const { provider, chain } = running;
     let minerStopped = false;
     try {
       const keeper = running.keepers[0]!;
@@ -207,9 +198,8 @@ describe('keeper transactions and RPC faults', () => {
       const [warmUp] = await createOrders(running.client, orderBodies(running, makers, 1));
       await waitForAllCompleted(running.client, [warmUp!.id], 30_000);
 
-      await provider.send('miner_stop', []);
+      await chain.pauseMining();
       minerStopped = true;
-      const snapshot = String(await provider.send('evm_snapshot', []));
       const [order] = await createOrders(running.client, orderBodies(running, makers.slice(1), 1));
       const submitted = await waitFor(
         'the order submitted',
@@ -223,10 +213,10 @@ describe('keeper transactions and RPC faults', () => {
       expect(await provider.getTransaction(original)).not.toBeNull();
       const head = await provider.getBlockNumber();
 
-      expect(await provider.send('evm_revert', [snapshot])).toBe(true);
+      await chain.dropPending();
       expect(await provider.getTransaction(original)).toBeNull();
       expect(await provider.getBlockNumber()).toBe(head);
-      await provider.send('evm_mine', []);
+      await chain.mine();
       const replacedRow = await waitFor(
         'a replacement recorded',
         async () => {
@@ -246,7 +236,7 @@ describe('keeper transactions and RPC faults', () => {
         10_000,
       );
 
-      await provider.send('miner_start', []);
+      await chain.resumeMining();
       minerStopped = false;
       const final = await waitForAllCompleted(running.client, [warmUp!.id, order!.id], 30_000);
       expect(final.get(order!.id)!.txHash).toBe(replacement);
@@ -257,7 +247,7 @@ describe('keeper transactions and RPC faults', () => {
       expect(await counterValue(keeper, 'tas_keeper_transaction_replacements_total')).toBe(1);
       expect(await counterValue(keeper, 'tas_keeper_transactions_dropped_total')).toBe(0);
     } finally {
-      if (minerStopped) await provider.send('miner_start', []).catch(() => undefined);
+      if (minerStopped) await chain.resumeMining().catch(() => undefined);
       await running.close();
     }
   });

@@ -41,7 +41,7 @@ describe('an RPC outage of the keeper', () => {
   let minerStopped = false;
 
   afterAll(async () => {
-    if (minerStopped) await running.provider.send('miner_start', []).catch(() => undefined);
+    if (minerStopped) await running.chain.resumeMining().catch(() => undefined);
     await keeper?.stop();
     await proxy?.close();
     await running?.close();
@@ -76,7 +76,7 @@ describe('an RPC outage of the keeper', () => {
     await waitForAllCompleted(running.client, [warmUp!.id], 90_000);
 
     // A batch in flight when the chain goes away: sent (the miner is stopped), then mined during the outage.
-    await running.provider.send('miner_stop', []);
+    await running.chain.pauseMining();
     minerStopped = true;
     const inFlight = (await createOrders(running.client, orderBodies(running, makers, IN_FLIGHT))).map(
       (o) => o.id,
@@ -92,7 +92,7 @@ describe('an RPC outage of the keeper', () => {
 
     proxy.setFailure({ failEvery: 1, failure: '503' });
     const cutAt = Date.now();
-    await running.provider.send('miner_start', []);
+    await running.chain.resumeMining();
     minerStopped = false;
     const orders = await createOrders(running.client, orderBodies(running, makers, ORDERS));
     const ids = orders.map((o) => o.id);

@@ -8,6 +8,7 @@ import {
   waitFor,
   waitForAllCompleted,
   type OrderMaker,
+  publishWethUsdcPrice,
 } from '../helpers/keeper-orders';
 import { startKeeperProcess, type KeeperProcess } from '../helpers/keeper-process';
 import { startJsonRpcProxy, type JsonRpcProxy } from '../helpers/json-rpc-proxy';
@@ -104,16 +105,7 @@ onMysql('a keeper restarted while it holds claims', () => {
     );
     makers = await prepareMakers(running);
     // No keeper runs yet to publish the reference price the api requires: the test publishes it.
-    await running.api.store.referencePrices.upsert([
-      {
-        chainId: running.manifest.chainId,
-        baseSymbol: 'WETH',
-        quoteSymbol: 'USDC',
-        price: '3000',
-        blockNumber: await running.provider.getBlockNumber(),
-        updatedAt: Date.now(),
-      },
-    ]);
+    await publishWethUsdcPrice(running);
   }, 180_000);
 
   afterAll(async () => {

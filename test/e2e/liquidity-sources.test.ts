@@ -413,25 +413,25 @@ describe('liquidity sources on the devnet world', () => {
         await follower.stop();
       }
       const stoppedAt = cache.get(CHAIN_ID)!.blockNumber;
-      await ctx.provider.send('evm_mine', []);
+      await ctx.chain.mine();
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(cache.get(CHAIN_ID)!.blockNumber).toBe(stoppedAt);
     });
 
-    it('detects a real reorg (ganache revert and re-mine), invalidates and re-reads every tick set', async () => {
+    it('detects a real reorg (revert and re-mine), invalidates and re-reads every tick set', async () => {
       const cache = new PoolStateCache();
       const follower = new BlockFollower({ client, registry, cache, pollMs: 1000 });
-      const snap = (await ctx.provider.send('evm_snapshot', [])) as string;
-      await ctx.provider.send('evm_mine', []);
+      const snap = await ctx.chain.snapshot();
+      await ctx.chain.mine();
       const first = await follower.poll();
       expect(first).toMatchObject({ refreshed: true, relation: 'empty' });
       const orphan = cache.get(CHAIN_ID)!;
 
-      expect(await ctx.provider.send('evm_revert', [snap])).toBe(true);
+      await ctx.chain.revert(snap);
       // The replacement branch: other timestamps, so other block hashes at the same heights.
-      await ctx.provider.send('evm_increaseTime', [1000]);
-      await ctx.provider.send('evm_mine', []);
-      await ctx.provider.send('evm_mine', []);
+      await ctx.chain.increaseTime(1000);
+      await ctx.chain.mine();
+      await ctx.chain.mine();
       client.counts.clear();
       client.logFilters.length = 0;
       const began = performance.now();

@@ -148,7 +148,7 @@ beforeAll(async () => {
   [usdc, weth, wbtc] = ['USDC', 'WETH', 'WBTC'].map((s) => ctx.address(s)) as [string, string, string];
   await mined(call(ctx.token('USDC'), user, 'approve', [ctx.world.contracts.spender, MaxUint256]));
   pips = (await ctx.swapRouter.getFunction('protocolFeePips')()) as bigint;
-  baseSnapshot = await snapshot(ctx.provider);
+  baseSnapshot = await snapshot(ctx.chain);
 });
 
 afterAll(async () => {
@@ -157,7 +157,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  baseSnapshot = await revertTo(ctx.provider, baseSnapshot);
+  baseSnapshot = await revertTo(ctx.chain, baseSnapshot);
 });
 
 describe('buildSwapTransaction + simulateSwap on the fixture world', () => {

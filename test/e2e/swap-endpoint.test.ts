@@ -14,6 +14,7 @@ import { movePrice } from '../../devnet/market-mover';
 import { ERC20_ABI, V2_FACTORY_ABI } from '../../devnet/world/abis';
 import type { ApiClient, ApiResponse, Envelope } from '../helpers/api-client';
 import { startDevnetApi, waitUntilQuotesAvailable, type DevnetApi } from '../helpers/devnet-api';
+import { waitForReceipt } from '../helpers/wait-for-receipt';
 
 /**
  * POST /swap single-chain through the real HTTP API on a devnet chain: quote, swap, sign and send with a funded
@@ -158,7 +159,7 @@ describe('POST /swap (single-chain)', () => {
   async function approve(wallet: Wallet, tokenAddress: string, spender: string, amount: bigint) {
     const erc20 = new Contract(tokenAddress, ERC20_ABI, wallet.connect(provider));
     const tx = await erc20.getFunction('approve')(spender, amount);
-    const receipt = await provider.waitForTransaction(tx.hash as string);
+    const receipt = await waitForReceipt(provider, tx.hash as string);
     expect(receipt?.status).toBe(1);
   }
 
@@ -170,7 +171,7 @@ describe('POST /swap (single-chain)', () => {
       value: BigInt(s.value),
       gasLimit: BigInt(s.gasLimit),
     });
-    const receipt = await provider.waitForTransaction(tx.hash);
+    const receipt = await waitForReceipt(provider, tx.hash);
     if (!receipt) throw new Error(`no receipt for ${tx.hash}`);
     return receipt;
   }

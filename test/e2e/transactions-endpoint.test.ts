@@ -8,6 +8,7 @@ import { startChain, type ChainHandle } from '../../devnet/start-chain';
 import { newAccountClient, type ApiClient, type ApiResponse, type Envelope } from '../helpers/api-client';
 import { startApi, type RunningApi } from '../helpers/api-harness';
 import { createStoreTarget, type StoreTarget } from '../helpers/store-targets';
+import { waitForReceipt } from '../helpers/wait-for-receipt';
 
 /** GET /transactions/{hash}?chainId= through the real HTTP API, against a ganache chain and real transactions. */
 
@@ -152,9 +153,9 @@ describe('GET /transactions/{hash}', () => {
     const receipt = await transfer();
     const before = await status(receipt.hash);
     expect(before.body.data?.confirmations).toBe((await provider.getBlockNumber()) - receipt.blockNumber + 1);
-    await provider.send('evm_mine', []);
-    await provider.send('evm_mine', []);
-    await provider.send('evm_mine', []);
+    await chain.mine();
+    await chain.mine();
+    await chain.mine();
     const after = await status(receipt.hash);
     expect(after.body.data).toEqual({
       ...before.body.data,
@@ -169,7 +170,7 @@ describe('GET /transactions/{hash}', () => {
     expect(await provider.getCode(contract)).toBe('0x60006000fd');
     // An explicit gas limit skips eth_estimateGas, which would refuse the call, so the chain mines the revert.
     const tx = await sender.sendTransaction({ to: contract, data: '0x', gasLimit: 60_000n });
-    const receipt = await provider.waitForTransaction(tx.hash);
+    const receipt = await waitForReceipt(provider, tx.hash);
     expect(receipt?.status).toBe(0);
     const res = await status(tx.hash);
     expect(res.status).toBe(200);
@@ -185,7 +186,7 @@ describe('GET /transactions/{hash}', () => {
   });
 
   it('reports a transaction in the mempool as pending, then as success once mined', async () => {
-    await provider.send('miner_stop', []);
+    await chain.pauseMining();
     let hash: string;
     try {
       const tx = await sender.sendTransaction({ to: recipient, value: 1n, gasLimit: 21_000n });
@@ -201,9 +202,9 @@ describe('GET /transactions/{hash}', () => {
         gasUsed: null,
       });
     } finally {
-      await provider.send('miner_start', []);
+      await chain.resumeMining();
     }
-    const receipt = await provider.waitForTransaction(hash);
+    const receipt = await waitForReceipt(provider, hash);
     const mined = await status(hash);
     expect(mined.body.data).toMatchObject({
       status: 'success',

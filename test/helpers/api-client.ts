@@ -1,4 +1,5 @@
 import { signRequest, type Credentials } from '../../shared/signing/request-signature';
+import { createAccount } from '../factories/accounts';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -83,26 +84,7 @@ export class ApiClient {
   }
 }
 
-let accountCounter = 0;
-
 /** Creates an account through `POST /accounts` and returns a client signing with it. */
 export async function newAccountClient(baseUrl: string, name?: string): Promise<ApiClient> {
-  accountCounter += 1;
-  const password = `password-${accountCounter}-${Date.now()}`;
-  const res = await rawRequest<Envelope<{ apiKey: string; secretKey: string }>>(
-    baseUrl,
-    'POST',
-    '/accounts',
-    {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: name ?? `tester-${accountCounter}`, password }),
-    },
-  );
-  if (res.status !== 200 || !res.body.data)
-    throw new Error(`account creation failed: ${res.status} ${res.text}`);
-  return new ApiClient(baseUrl, {
-    apiKey: res.body.data.apiKey,
-    secretKey: res.body.data.secretKey,
-    passphrase: password,
-  });
+  return new ApiClient(baseUrl, await createAccount(baseUrl, name === undefined ? {} : { name }));
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { JsonRpcProvider } from 'ethers';
 import { loadDevnetConfig } from '../../devnet/devnet-config';
 import type { ManifestChain } from '../../devnet/manifest';
+import type { ChainHandle } from '../../devnet/start-chain';
 import { startDevnet, type RunningDevnet } from '../../devnet/start-devnet';
 import { createLogger } from '../../shared/log/create-logger';
 import { newAccountClient, type ApiClient, type ApiResponse, type Envelope } from './api-client';
@@ -18,6 +19,8 @@ export interface DevnetApi {
   devnet: RunningDevnet;
   manifest: ManifestChain;
   provider: JsonRpcProvider;
+  /** The chain's test controls: engine-independent. */
+  chain: ChainHandle;
   /** A new account's client. */
   client: ApiClient;
   /** Stops the api, drops the store, stops the chain and removes the data folder. */
@@ -47,6 +50,7 @@ export async function startDevnetApi(chainId: number, dataDirPrefix: string): Pr
       devnet,
       manifest: devnet.manifest.chains[0]!,
       provider: devnet.handles[0]!.provider,
+      chain: devnet.handles[0]!,
       client,
       close,
     };

@@ -1,20 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Contract,
-  Interface,
   MaxUint256,
   Wallet,
   id as keccakId,
   type JsonRpcProvider,
   type TransactionResponse,
 } from 'ethers';
-import { loadArtifact } from '../../contracts-abi/artifacts';
 import type { ManifestChain } from '../../devnet/manifest';
 import type { LimitOrderResponse } from '../../api/routes/limit-orders/limit-order-response';
 import type { KeeperInstance } from '../../keeper/build-keeper';
-import { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES } from '../../keeper/plan/pair-signature';
+import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import type { Store } from '../../shared/store/store';
+import { limitOrderBody, limitOrderTokens, type LimitOrderRequest } from '../factories/limit-orders';
 import type { ApiClient } from './api-client';
+import { signPair, token } from './maker';
 import type { RunningService } from './service-harness';
 
 /**
@@ -43,20 +43,11 @@ interface ExecutedLog {
   txHash: string;
 }
 
-const ORDER_EXECUTOR = new Interface(loadArtifact('OrderExecutor').abi);
-const ORDER_EXECUTED_TOPIC = ORDER_EXECUTOR.getEvent('OrderExecuted')!.topicHash;
-const ERC20 = ['function approve(address spender, uint256 amount) returns (bool)'];
 const HOUR_MS = 3_600_000;
 const APPROVE_GAS = 100_000n;
 /** Far below the devnet market: every order crosses at once and stays crossed while they fill. */
 const SELL_WETH = { amount: '0.05', trigger: '2000' };
 const SELL_USDC = { amount: '100', trigger: '0.0002' };
-
-function token(manifest: ManifestChain, symbol: string): { symbol: string; address: string } {
-  const found = manifest.tokens.find((t) => t.symbol === symbol);
-  if (!found) throw new Error(`devnet has no ${symbol}`);
-  return { symbol: found.symbol, address: found.address };
-}
 
 function pairs(manifest: ManifestChain): { sellWeth: Pair; sellUsdc: Pair } {
   const weth = token(manifest, 'WETH');
@@ -96,16 +87,18 @@ export async function prepareMakers(
   for (const account of manifest.accounts) {
     const wallet = new Wallet(account.privateKey, provider);
     for (const t of [sellWeth.tokenIn, sellUsdc.tokenIn]) {
-      const approve = new Contract(t.address, ERC20, wallet).getFunction('approve');
+      const approve = new Contract(t.address, ERC20_ABI, wallet).getFunction('approve');
       const sent = (await approve(executor, MaxUint256, { gasLimit: APPROVE_GAS })) as TransactionResponse;
       await minedReceipt(provider, sent);
     }
     const signatures = new Map<string, string>();
     for (const p of [sellWeth, sellUsdc]) {
-      const signature = await wallet.signTypedData(
-        { ...PAIR_AUTHORIZATION_DOMAIN, chainId: manifest.chainId, verifyingContract: executor },
-        PAIR_AUTHORIZATION_TYPES,
-        { maker: wallet.address, tokenIn: p.tokenIn.address, tokenOut: p.tokenOut.address },
+      const signature = await signPair(
+        wallet,
+        manifest,
+        wallet.address,
+        p.tokenIn.address,
+        p.tokenOut.address,
       );
       signatures.set(`${p.tokenIn.address}>${p.tokenOut.address}`, signature);
     }
@@ -114,22 +107,22 @@ export async function prepareMakers(
   return makers;
 }
 
-function orderBody(chainId: number, maker: OrderMaker, pair: Pair): Record<string, unknown> {
-  return {
+function orderBody(chainId: number, maker: OrderMaker, pair: Pair): LimitOrderRequest {
+  const signature = maker.signatures.get(`${pair.tokenIn.address}>${pair.tokenOut.address}`);
+  if (!signature)
+    throw new Error(`${maker.wallet.address} has not signed ${pair.tokenIn.symbol}>${pair.tokenOut.symbol}`);
+  return limitOrderBody({
     accountTo: maker.wallet.address,
     chainId,
-    inTokenAddress: pair.tokenIn.address,
-    outTokenAddress: pair.tokenOut.address,
-    tokenASymbol: pair.tokenIn.symbol,
-    tokenBSymbol: pair.tokenOut.symbol,
+    ...limitOrderTokens(pair.tokenIn, pair.tokenOut),
     amount: pair.amount,
     priceTrigger: pair.trigger,
     price: pair.trigger,
     expired: String(Date.now() + HOUR_MS),
     gasPrice: '1',
     slippage: '1',
-    signature: maker.signatures.get(`${pair.tokenIn.address}>${pair.tokenOut.address}`),
-  };
+    signature,
+  });
 }
 
 /** `count` crossed orders spread over the makers, both directions of WETH/USDC. */
@@ -226,7 +219,7 @@ export async function waitForAllCompleted(
 async function executedLogs(provider: JsonRpcProvider, orderExecutor: string): Promise<ExecutedLog[]> {
   const logs = await provider.getLogs({
     address: orderExecutor,
-    topics: [ORDER_EXECUTED_TOPIC],
+    topics: [orderExecutorInterface().getEvent('OrderExecuted')!.topicHash],
     fromBlock: 0,
     toBlock: 'latest',
   });
@@ -305,4 +298,23 @@ export async function metricValue(
   return values
     .filter((v) => Object.entries(labels).every(([k, want]) => String(v.labels[k]) === want))
     .reduce((sum, v) => sum + v.value, 0);
+}
+
+/**
+ * Publishes the WETH/USDC reference price the api requires, as a keeper would: lets a test create every order
+ * before the first keeper starts.
+ */
+export async function publishWethUsdcPrice(
+  running: Pick<RunningService, 'api' | 'manifest' | 'provider'>,
+): Promise<void> {
+  await running.api.store.referencePrices.upsert([
+    {
+      chainId: running.manifest.chainId,
+      baseSymbol: 'WETH',
+      quoteSymbol: 'USDC',
+      price: '3000',
+      blockNumber: await running.provider.getBlockNumber(),
+      updatedAt: Date.now(),
+    },
+  ]);
 }

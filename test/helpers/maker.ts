@@ -3,18 +3,25 @@ import {
   Contract,
   getAddress,
   id as keccakOfText,
-  Interface,
   parseUnits,
   Wallet,
   type JsonRpcProvider,
   type TransactionReceipt,
 } from 'ethers';
-import { loadArtifact } from '../../contracts-abi/artifacts';
+import type { DcaOrderJson, DcaStrategyJson } from '../../api/routes/dca/dca-json';
+import type { LimitOrderResponse } from '../../api/routes/limit-orders/limit-order-response';
 import { devnetKeys } from '../../devnet/keys';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import { movePrice } from '../../devnet/market-mover';
 import { V2_ROUTER_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
+import { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES } from '../../keeper/plan/pair-signature';
+import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
+import type { DcaStrategyRequest } from '../factories/dca-strategies';
+import { limitOrderBody, limitOrderTokens, type LimitOrderRequest } from '../factories/limit-orders';
 import type { ApiClient, ApiResponse, Envelope } from './api-client';
+
+// The request types live with their factories; the e2e suites still import them from here.
+export type { DcaStrategyRequest, LimitOrderRequest };
 
 /**
  * The maker's side of limit orders and DCA as the spec and the README describe it, for end-to-end tests: an
@@ -22,73 +29,12 @@ import type { ApiClient, ApiResponse, Envelope } from './api-client';
  * the chain read back (balances, receipts, OrderExecutor events) to check what really happened.
  */
 
-const ERC20 = [
-  'function balanceOf(address) view returns (uint256)',
-  'function allowance(address owner, address spender) view returns (uint256)',
-  'function approve(address spender, uint256 amount) returns (bool)',
-];
-const ORDER_EXECUTOR = new Interface(loadArtifact('OrderExecutor').abi);
 /** A fixed limit: approvals then never depend on eth_estimateGas against a busy devnet. */
 const APPROVE_GAS = 100_000n;
 
-export const PAIR_AUTHORIZATION_TYPES = {
-  PairAuthorization: [
-    { name: 'maker', type: 'address' },
-    { name: 'tokenIn', type: 'address' },
-    { name: 'tokenOut', type: 'address' },
-  ],
-};
-
-/** The spec's limit order fields (responses). */
-export interface LimitOrderJson {
-  id: string;
-  accountTo: string;
-  chainId: number;
-  inTokenAddress: string;
-  outTokenAddress: string;
-  amount: number;
-  price: number;
-  priceTrigger: number;
-  slippage: string;
-  expired: string;
-  txHash: string;
-  status: string;
-  reasonFail: string[];
-  attemptNumber: number;
-  allowance: string;
-  estimateGas: string;
-  effectivePriceGas: string;
-  createdAt: string;
-  updatedAt: string;
-  deletedAt: string;
-}
-
-export interface DcaStrategyJson {
-  id: string;
-  accountTo: string;
-  totalAmount: number;
-  iterations: number;
-  frequency: number;
-  minPrice?: number;
-  maxPrice?: number;
-  status: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface DcaOrderJson {
-  id: string;
-  strategyId: string;
-  accountTo: string;
-  amount: number;
-  amountReceived?: number;
-  executionPrice?: number;
-  status: string;
-  transactionHash?: string;
-  errorMessage?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** Responses as the api writes them (the spec's field tables). */
+export type LimitOrderJson = LimitOrderResponse;
+export type { DcaOrderJson, DcaStrategyJson };
 
 /** One OrderExecuted event, as the chain reports it. */
 export interface OrderExecutedEvent {
@@ -122,8 +68,7 @@ export function signPair(
 ): Promise<string> {
   return signer.signTypedData(
     {
-      name: 'TradeAggregationService',
-      version: '1',
+      ...PAIR_AUTHORIZATION_DOMAIN,
       chainId: chain.chainId,
       verifyingContract: chain.contracts.orderExecutor,
     },
@@ -139,7 +84,7 @@ export async function approveExecutor(
   tokenAddress: string,
   amount: bigint,
 ): Promise<void> {
-  const erc20 = new Contract(tokenAddress, ERC20, maker);
+  const erc20 = new Contract(tokenAddress, ERC20_ABI, maker);
   const tx = await erc20.getFunction('approve')(chain.contracts.orderExecutor, amount, {
     gasLimit: APPROVE_GAS,
   });
@@ -152,16 +97,16 @@ export async function balanceOf(
   tokenAddress: string,
   owner: string,
 ): Promise<bigint> {
-  return (await new Contract(tokenAddress, ERC20, provider).getFunction('balanceOf')(owner)) as bigint;
+  return (await new Contract(tokenAddress, ERC20_ABI, provider).getFunction('balanceOf')(owner)) as bigint;
 }
 
 /** The OrderExecutor's fee cap in basis points of an order's amount. */
 export async function maxFeeBps(provider: JsonRpcProvider, chain: ManifestChain): Promise<bigint> {
   const data = await provider.call({
     to: chain.contracts.orderExecutor,
-    data: ORDER_EXECUTOR.encodeFunctionData('maxFeeBps', []),
+    data: orderExecutorInterface().encodeFunctionData('maxFeeBps', []),
   });
-  return BigInt(ORDER_EXECUTOR.decodeFunctionResult('maxFeeBps', data)[0] as bigint);
+  return BigInt(orderExecutorInterface().decodeFunctionResult('maxFeeBps', data)[0] as bigint);
 }
 
 /** floor(amount × bps / 10,000): the contract's own cap arithmetic. */
@@ -190,7 +135,7 @@ export async function executionEvents(
   const failed: { onchainId: string; reason: string }[] = [];
   for (const log of receipt.logs) {
     if (log.address.toLowerCase() !== chain.contracts.orderExecutor.toLowerCase()) continue;
-    const parsed = ORDER_EXECUTOR.parseLog({ topics: [...log.topics], data: log.data });
+    const parsed = orderExecutorInterface().parseLog({ topics: [...log.topics], data: log.data });
     if (parsed?.name === 'OrderExecuted') {
       executed.push({
         onchainId: String(parsed.args.getValue('id')).toLowerCase(),
@@ -333,22 +278,6 @@ function dataOf<T>(res: ApiResponse<Envelope<T>>, what: string): T {
   return res.body.data;
 }
 
-export interface LimitOrderRequest {
-  accountTo: string;
-  chainId: number;
-  inTokenAddress: string;
-  outTokenAddress: string;
-  tokenASymbol: string;
-  tokenBSymbol: string;
-  amount: string;
-  priceTrigger: string;
-  price: string;
-  expired: string;
-  gasPrice: string;
-  slippage: string;
-  signature: string;
-}
-
 const NO_REFERENCE_PRICE = /^Not exist reference price for this pair/;
 
 /**
@@ -384,13 +313,10 @@ export async function waitUntilPairAccepted(
   const unreachable = '1000000000';
   const probe = await createLimitOrder(
     client,
-    {
+    limitOrderBody({
       accountTo: maker.address,
       chainId: chain.chainId,
-      inTokenAddress: tokenIn.address,
-      outTokenAddress: tokenOut.address,
-      tokenASymbol: tokenIn.symbol,
-      tokenBSymbol: tokenOut.symbol,
+      ...limitOrderTokens(tokenIn, tokenOut),
       amount: '1',
       priceTrigger: unreachable,
       price: unreachable,
@@ -398,7 +324,7 @@ export async function waitUntilPairAccepted(
       gasPrice: '1',
       slippage: '1',
       signature: await signPair(maker, chain, maker.address, tokenIn.address, tokenOut.address),
-    },
+    }),
     timeoutMs,
   );
   dataOf(await client.delete<LimitOrderJson>(`/limit-order/${probe.id}`), 'DELETE /limit-order (probe)');
@@ -420,24 +346,6 @@ export async function waitForLimitOrder(
     (o) => statuses.includes(o.status),
     { timeoutMs },
   );
-}
-
-export interface DcaStrategyRequest {
-  accountTo: string;
-  chainIdFrom: number;
-  chainIdTo: number;
-  tokenAddressFrom: string;
-  tokenAddressTo: string;
-  tokenSymbolFrom: string;
-  tokenSymbolTo: string;
-  pair: string;
-  totalAmount: number;
-  iterations: number;
-  frequency: number;
-  slippage: number;
-  minPrice?: number;
-  maxPrice?: number;
-  signature: string;
 }
 
 export async function createStrategy(client: ApiClient, body: DcaStrategyRequest): Promise<DcaStrategyJson> {

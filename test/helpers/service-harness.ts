@@ -5,6 +5,7 @@ import type { JsonRpcProvider } from 'ethers';
 import { loadDevnetConfig } from '../../devnet/devnet-config';
 import { devnetKeys } from '../../devnet/keys';
 import type { ManifestChain } from '../../devnet/manifest';
+import type { ChainHandle } from '../../devnet/start-chain';
 import { startDevnet, type RunningDevnet } from '../../devnet/start-devnet';
 import { buildKeeper, KEEPER_BLOCK_POLL_MS, type KeeperInstance } from '../../keeper/build-keeper';
 import type { AppConfig } from '../../shared/config/config-schema';
@@ -23,6 +24,8 @@ export interface RunningService {
   devnet: RunningDevnet;
   manifest: ManifestChain;
   provider: JsonRpcProvider;
+  /** The chain's test controls (mine, pause mining, snapshots): engine-independent. */
+  chain: ChainHandle;
   target: StoreTarget;
   api: RunningApi;
   client: ApiClient;
@@ -114,6 +117,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     devnet,
     manifest,
     provider: devnet.handles[0]!.provider,
+    chain: devnet.handles[0]!,
     target,
     api,
     client,

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { NATIVE_TOKEN_ADDRESS as NATIVE, ZERO_ADDRESS as ZERO } from '../../shared/domain/addresses';
 
 /**
  * Bodies for POST /quotes and POST /swap that are mostly valid with absurd values mixed in (1e308, 70-digit and
@@ -8,8 +9,6 @@ import fc from 'fast-check';
  */
 
 const UINT256_MAX = (2n ** 256n - 1n).toString();
-const ZERO = '0x0000000000000000000000000000000000000000';
-const NATIVE = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 
 /** `uint256 max` written as a human amount of a token with `decimals` decimals: the largest amount that fits. */
 export function largestAmount(decimals: number): string {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getAddress } from 'ethers';
 import type { DcaOrder, DcaOrderStatus, DcaStrategy } from '../../shared/domain/dca';
+import { dcaStrategyBody } from '../factories/dca-strategies';
 import { ApiClient, newAccountClient, type Envelope } from '../helpers/api-client';
 import { startApiOn } from '../helpers/api-harness';
 import { describeEachStore } from '../helpers/store-targets';
@@ -26,22 +27,7 @@ function badChecksum(address: string): string {
 type Body = Record<string, unknown>;
 
 function strategyBody(overrides: Body = {}): Body {
-  return {
-    accountTo: MAKER,
-    chainIdFrom: 137,
-    chainIdTo: 137,
-    tokenAddressFrom: USDC,
-    tokenAddressTo: WETH,
-    tokenSymbolFrom: 'USDC',
-    tokenSymbolTo: 'WETH',
-    pair: 'USDC/WETH',
-    totalAmount: 123.456789,
-    iterations: 4,
-    frequency: 3600,
-    slippage: 0.5,
-    signature: SIGNATURE,
-    ...overrides,
-  };
+  return dcaStrategyBody({ accountTo: MAKER, totalAmount: 123.456789, ...overrides });
 }
 
 interface StrategyJson {

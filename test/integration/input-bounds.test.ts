@@ -1,4 +1,7 @@
 import { getAddress } from 'ethers';
+import { dcaStrategyBody } from '../factories/dca-strategies';
+import { limitOrderBody } from '../factories/limit-orders';
+import { referencePrice } from '../factories/reference-prices';
 import {
   ApiClient,
   newAccountClient,
@@ -32,8 +35,6 @@ const NATIVE_FORMS = [
   '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
 ];
 const FEE_RECIPIENT = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
-const SIGNATURE = `0x${'ab'.repeat(65)}`;
-const DAY_MS = 86_400_000;
 const INVALID_BODY = 'Invalid request body';
 const EVM_ADDRESS = 'Must be a valid EVM address';
 const SIGNER = 'the maker signs its orders, so it must be a wallet';
@@ -65,40 +66,6 @@ function expect400(res: ApiResponse<Envelope<unknown>>, details: Detail[], messa
   });
 }
 
-const orderBody = (over: Body = {}): Body => ({
-  accountTo: MAKER,
-  chainId: 1,
-  inTokenAddress: CHAIN1.WETH,
-  outTokenAddress: CHAIN1.USDC,
-  tokenASymbol: 'WETH',
-  tokenBSymbol: 'USDC',
-  amount: '1.5',
-  priceTrigger: '3500',
-  price: '3500',
-  expired: String(Date.now() + DAY_MS),
-  gasPrice: '20',
-  slippage: '0.5',
-  signature: SIGNATURE,
-  ...over,
-});
-
-const strategyBody = (over: Body = {}): Body => ({
-  accountTo: MAKER,
-  chainIdFrom: 137,
-  chainIdTo: 137,
-  tokenAddressFrom: CHAIN137.USDC,
-  tokenAddressTo: CHAIN137.WETH,
-  tokenSymbolFrom: 'USDC',
-  tokenSymbolTo: 'WETH',
-  pair: 'USDC/WETH',
-  totalAmount: 100,
-  iterations: 4,
-  frequency: 3600,
-  slippage: 0.5,
-  signature: SIGNATURE,
-  ...over,
-});
-
 const singleParams = (over: Body = {}): Body => ({
   chainId: 1,
   inTokenAddress: CHAIN1.WETH,
@@ -126,16 +93,7 @@ describeEachStore('input bounds', (kind) => {
   beforeAll(async () => {
     running = await startApiOn(kind);
     client = await newAccountClient(running.baseUrl, 'bounds-tester');
-    await running.store.referencePrices.upsert([
-      {
-        chainId: 1,
-        baseSymbol: 'WETH',
-        quoteSymbol: 'USDC',
-        price: '3000',
-        blockNumber: 1,
-        updatedAt: Date.now(),
-      },
-    ]);
+    await running.store.referencePrices.upsert([referencePrice()]);
   });
   afterAll(async () => running?.close());
 
@@ -145,7 +103,7 @@ describeEachStore('input bounds', (kind) => {
   }
 
   async function createOrder(over: Body = {}): Promise<{ id: string }> {
-    const res = await client.post<{ id: string }>('/limit-order', orderBody(over));
+    const res = await client.post<{ id: string }>('/limit-order', limitOrderBody(over));
     if (res.status !== 200) throw new Error(`create failed: ${res.status} ${res.text}`);
     return res.body.data!;
   }
@@ -211,7 +169,7 @@ describeEachStore('input bounds', (kind) => {
       ],
     ])('refuses %s', async (_name, over, details) => {
       const before = await countOf('limit_orders');
-      expect400(await client.post('/limit-order', orderBody(over)), details);
+      expect400(await client.post('/limit-order', limitOrderBody(over)), details);
       expect(await countOf('limit_orders')).toBe(before);
     });
 
@@ -220,7 +178,7 @@ describeEachStore('input bounds', (kind) => {
       const largest = '115792089237316195423570985008687907853269984665640564039457584007913129.639935';
       const res = await client.post<{ amount: number; priceTrigger: number }>(
         '/limit-order',
-        orderBody({
+        limitOrderBody({
           inTokenAddress: CHAIN1.USDC,
           outTokenAddress: CHAIN1.WETH,
           tokenASymbol: 'USDC',
@@ -245,7 +203,7 @@ describeEachStore('input bounds', (kind) => {
       expect400(
         await client.post(
           '/limit-order',
-          orderBody({
+          limitOrderBody({
             ...usdcToWeth,
             amount: largest,
             priceTrigger: '0.0000000000011',
@@ -264,7 +222,7 @@ describeEachStore('input bounds', (kind) => {
       expect400(
         await client.post(
           '/limit-order',
-          orderBody({ ...usdcToWeth, amount: `${over.slice(0, -6)}.${over.slice(-6)}` }),
+          limitOrderBody({ ...usdcToWeth, amount: `${over.slice(0, -6)}.${over.slice(-6)}` }),
         ),
         [{ field: 'amount', message: 'Must be at most 2^256 − 1 in base units (amount × 10^6 for USDC)' }],
       );
@@ -376,14 +334,14 @@ describeEachStore('input bounds', (kind) => {
       ],
     ])('refuses %s', async (_name, over, details) => {
       const before = await countOf('dca_strategies');
-      expect400(await client.post('/dca-order/strategies', strategyBody(over)), details);
+      expect400(await client.post('/dca-order/strategies', dcaStrategyBody(over)), details);
       expect(await countOf('dca_strategies')).toBe(before);
     });
 
     it('accepts the edges: 1 base unit per iteration, 10^36 price bounds, 10,000 iterations', async () => {
       const res = await client.post<{ totalAmount: number; maxPrice: number }>(
         '/dca-order/strategies',
-        strategyBody({ totalAmount: 0.01, iterations: 10_000, minPrice: 1e36, maxPrice: 1e36 }),
+        dcaStrategyBody({ totalAmount: 0.01, iterations: 10_000, minPrice: 1e36, maxPrice: 1e36 }),
       );
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ totalAmount: 0.01, iterations: 10_000, maxPrice: 1e36 });
@@ -392,7 +350,7 @@ describeEachStore('input bounds', (kind) => {
 
   describe('PATCH /dca-order/strategies/{id}', () => {
     it('refuses price bounds above 10^36 and changes nothing', async () => {
-      const created = await client.post<{ id: string }>('/dca-order/strategies', strategyBody());
+      const created = await client.post<{ id: string }>('/dca-order/strategies', dcaStrategyBody());
       const id = created.body.data!.id;
       expect400(await client.patch(`/dca-order/strategies/${id}`, { maxPrice: 1e308, minPrice: 1e37 }), [
         { field: 'minPrice', message: 'Must be at most 10^36' },

@@ -280,7 +280,7 @@ describeEachStore('keeper store', (kind) => {
       expect((await limit.findById(fresh.id))?.status).toBe('executing');
       expect((await limit.findById(inTx.id))?.status).toBe('submitted');
 
-      const expiredSubmitted = await limit.listSubmittedWithExpiredLease(later);
+      const expiredSubmitted = await limit.listTrackedWithExpiredLease(later);
       expect(expiredSubmitted.map((o) => [o.id, o.keeperTxId])).toEqual([
         [inTx.id, submitted.kind === 'submitted' ? submitted.transaction.id : ''],
       ]);
@@ -486,45 +486,43 @@ describeEachStore('keeper store', (kind) => {
         if (result.kind === 'created') created.push(result.order);
       }
       const ids = created.map((o) => o.id);
-      const claimed = await dca.claimOrders(ids, OWNER_A, LEASE_MS, NOW);
+      const claimed = await dca.claim(ids, OWNER_A, LEASE_MS, NOW);
       expect(claimed).toHaveLength(4);
       expect(claimed[0].strategy).toMatchObject({ id: strategy.id, signature: SIGNATURE });
       expect(claimed[0].order).toMatchObject({ status: 'executing', leaseOwner: OWNER_A, version: 1 });
-      expect(await dca.claimOrders(ids, OWNER_B, LEASE_MS, NOW)).toEqual([]);
+      expect(await dca.claim(ids, OWNER_B, LEASE_MS, NOW)).toEqual([]);
 
       expect(
-        await dca.completeOrder(
+        await dca.complete(
           ids[0],
           { transactionHash: hash(9), amountReceived: 2600.5, executionPrice: 3467.3 },
           NOW,
         ),
       ).toBe(true);
-      expect(await dca.findOrder(ids[0])).toMatchObject({
+      expect(await dca.findById(ids[0])).toMatchObject({
         status: 'successful',
         transactionHash: hash(9),
         amountReceived: 2600.5,
         executionPrice: 3467.3,
       });
-      expect(await dca.failOrder(ids[1], OWNER_B, { message: 'x', final: true }, NOW)).toBe(false);
-      expect(await dca.failOrder(ids[1], OWNER_A, { message: 'Invalid signature', final: true }, NOW)).toBe(
-        true,
-      );
-      expect(await dca.findOrder(ids[1])).toMatchObject({
+      expect(await dca.fail(ids[1], OWNER_B, { reason: 'x', final: true }, NOW)).toBe(false);
+      expect(await dca.fail(ids[1], OWNER_A, { reason: 'Invalid signature', final: true }, NOW)).toBe(true);
+      expect(await dca.findById(ids[1])).toMatchObject({
         status: 'error',
         errorMessage: 'Invalid signature',
         attemptNumber: 1,
       });
       expect(
-        await dca.failOrder(ids[2], OWNER_A, { message: 'rpc', final: false, nextAttemptAt: NOW + 9 }, NOW),
+        await dca.fail(ids[2], OWNER_A, { reason: 'rpc', final: false, nextAttemptAt: NOW + 9 }, NOW),
       ).toBe(true);
-      expect(await dca.findOrder(ids[2])).toMatchObject({
+      expect(await dca.findById(ids[2])).toMatchObject({
         status: 'pending',
         attemptNumber: 1,
         nextAttemptAt: NOW + 9,
       });
-      expect(await dca.claimOrders([ids[2]], OWNER_A, LEASE_MS, NOW + 8)).toEqual([]);
-      expect(await dca.releaseOrder(ids[3], OWNER_A, NOW)).toBe(true);
-      expect(await dca.findOrder(ids[3])).toMatchObject({
+      expect(await dca.claim([ids[2]], OWNER_A, LEASE_MS, NOW + 8)).toEqual([]);
+      expect(await dca.releaseLease(ids[3], OWNER_A, NOW)).toBe(true);
+      expect(await dca.findById(ids[3])).toMatchObject({
         status: 'pending',
         attemptNumber: 0,
         leaseOwner: null,
@@ -537,9 +535,17 @@ describeEachStore('keeper store', (kind) => {
       const second = await dca.createIteration(strategy.id, 1, NOW + 60_000, 1, NOW);
       if (first.kind !== 'created' || second.kind !== 'created') throw new Error('not created');
       expect(
-        await dca.claimOrders([{ id: first.order.id, version: 5 }, second.order.id], OWNER_A, LEASE_MS, NOW),
+        await dca.claimVersioned(
+          [
+            { id: first.order.id, version: 5 },
+            { id: second.order.id, version: second.order.version },
+          ],
+          OWNER_A,
+          LEASE_MS,
+          NOW,
+        ),
       ).toEqual([]);
-      const claimed = await dca.claimOrders([{ id: first.order.id, version: 0 }], OWNER_A, LEASE_MS, NOW);
+      const claimed = await dca.claimVersioned([{ id: first.order.id, version: 0 }], OWNER_A, LEASE_MS, NOW);
       expect(claimed.map((c) => c.order.id)).toEqual([first.order.id]);
     });
 
@@ -548,16 +554,14 @@ describeEachStore('keeper store', (kind) => {
       const created = await dca.createIteration(strategy.id, 0, NOW, 1, NOW);
       const spare = await dca.createIteration(strategy.id, 1, NOW, 1, NOW);
       if (created.kind !== 'created' || spare.kind !== 'created') throw new Error('not created');
-      await dca.claimOrders([created.order.id, spare.order.id], OWNER_A, LEASE_MS, NOW);
+      await dca.claim([created.order.id, spare.order.id], OWNER_A, LEASE_MS, NOW);
       await store.dca.cancelStrategy(API_KEY, strategy.id, NOW + 1);
       // The api leaves executing orders to the keeper.
-      expect((await dca.findOrder(created.order.id))?.status).toBe('executing');
-      expect(await dca.releaseOrder(created.order.id, OWNER_A, NOW + 2)).toBe(true);
-      expect((await dca.findOrder(created.order.id))?.status).toBe('cancelled');
-      expect(await dca.failOrder(spare.order.id, OWNER_A, { message: 'rpc', final: false }, NOW + 2)).toBe(
-        true,
-      );
-      expect((await dca.findOrder(spare.order.id))?.status).toBe('cancelled');
+      expect((await dca.findById(created.order.id))?.status).toBe('executing');
+      expect(await dca.releaseLease(created.order.id, OWNER_A, NOW + 2)).toBe(true);
+      expect((await dca.findById(created.order.id))?.status).toBe('cancelled');
+      expect(await dca.fail(spare.order.id, OWNER_A, { reason: 'rpc', final: false }, NOW + 2)).toBe(true);
+      expect((await dca.findById(spare.order.id))?.status).toBe('cancelled');
     });
 
     it('reclaims expired DCA leases, cancels pending orders of cancelled strategies, and expires orders', async () => {
@@ -567,16 +571,16 @@ describeEachStore('keeper store', (kind) => {
         const r = await dca.createIteration(strategy.id, i, NOW, 1, NOW);
         if (r.kind === 'created') orders.push(r.order);
       }
-      await dca.claimOrders([orders[0].id, orders[1].id], OWNER_A, LEASE_MS, NOW);
+      await dca.claim([orders[0].id, orders[1].id], OWNER_A, LEASE_MS, NOW);
       expect(await dca.reclaimExpiredLeases(NOW + LEASE_MS - 1)).toEqual([]);
       expect((await dca.reclaimExpiredLeases(NOW + LEASE_MS + 1)).sort()).toEqual(
         [orders[0].id, orders[1].id].sort(),
       );
-      expect((await dca.findOrder(orders[0].id))?.status).toBe('pending');
+      expect((await dca.findById(orders[0].id))?.status).toBe('pending');
 
       expect(await dca.expireOrder(orders[0].id, NOW + LEASE_MS + 2)).toBe(true);
-      expect((await dca.findOrder(orders[0].id))?.status).toBe('expired');
-      await dca.claimOrders([orders[1].id], OWNER_A, LEASE_MS, NOW + LEASE_MS + 2);
+      expect((await dca.findById(orders[0].id))?.status).toBe('expired');
+      await dca.claim([orders[1].id], OWNER_A, LEASE_MS, NOW + LEASE_MS + 2);
       expect(await dca.expireOrder(orders[1].id, NOW + LEASE_MS + 3)).toBe(false);
       expect(await dca.expireOrder(orders[1].id, NOW + LEASE_MS + 3, OWNER_A)).toBe(true);
 
@@ -600,25 +604,25 @@ describeEachStore('keeper store', (kind) => {
       }
       const last = await dca.createIteration(stopped.id, 0, NOW, 1, NOW);
       if (last.kind !== 'created') throw new Error('no iteration');
-      await dca.claimOrders([orders[0].id, orders[1].id, last.order.id], OWNER_A, LEASE_MS, NOW);
-      await dca.claimOrders([orders[2].id], OWNER_B, LEASE_MS, NOW);
+      await dca.claim([orders[0].id, orders[1].id, last.order.id], OWNER_A, LEASE_MS, NOW);
+      await dca.claim([orders[2].id], OWNER_B, LEASE_MS, NOW);
       await store.knex('dca_strategies').where({ id: stopped.id }).update({ status: 'cancelled' });
 
       expect((await dca.releaseLeasesOf(OWNER_A, NOW + 1)).sort()).toEqual(
         [orders[0].id, orders[1].id, last.order.id].sort(),
       );
-      expect(await dca.findOrder(orders[0].id)).toMatchObject({ status: 'pending', attemptNumber: 0 });
-      expect(await dca.findOrder(orders[1].id)).toMatchObject({ status: 'pending', leaseOwner: null });
-      expect((await dca.findOrder(last.order.id))?.status).toBe('cancelled');
-      expect(await dca.findOrder(orders[2].id)).toMatchObject({ status: 'executing', leaseOwner: OWNER_B });
+      expect(await dca.findById(orders[0].id)).toMatchObject({ status: 'pending', attemptNumber: 0 });
+      expect(await dca.findById(orders[1].id)).toMatchObject({ status: 'pending', leaseOwner: null });
+      expect((await dca.findById(last.order.id))?.status).toBe('cancelled');
+      expect(await dca.findById(orders[2].id)).toMatchObject({ status: 'executing', leaseOwner: OWNER_B });
     });
 
     it('finishes a strategy only when every iteration exists and every order is final', async () => {
       const strategy = await insertStrategy({ iterations: 2 });
       const first = await dca.createIteration(strategy.id, 0, NOW, 1, NOW);
       if (first.kind !== 'created') throw new Error('not created');
-      await dca.claimOrders([first.order.id], OWNER_A, LEASE_MS, NOW);
-      await dca.completeOrder(
+      await dca.claim([first.order.id], OWNER_A, LEASE_MS, NOW);
+      await dca.complete(
         first.order.id,
         { transactionHash: hash(1), amountReceived: 1, executionPrice: 1 },
         NOW,
@@ -628,9 +632,9 @@ describeEachStore('keeper store', (kind) => {
       const second = await dca.createIteration(strategy.id, 1, NOW, 1, NOW);
       if (second.kind !== 'created') throw new Error('not created');
       expect(await dca.finishStrategyIfDone(strategy.id, NOW)).toBe(false);
-      await dca.claimOrders([second.order.id], OWNER_A, LEASE_MS, NOW);
+      await dca.claim([second.order.id], OWNER_A, LEASE_MS, NOW);
       expect(await dca.finishStrategyIfDone(strategy.id, NOW)).toBe(false);
-      await dca.failOrder(second.order.id, OWNER_A, { message: 'Invalid signature', final: true }, NOW);
+      await dca.fail(second.order.id, OWNER_A, { reason: 'Invalid signature', final: true }, NOW);
 
       expect(await dca.finishStrategyIfDone(strategy.id, NOW + 5)).toBe(true);
       expect(await dca.findStrategy(strategy.id)).toMatchObject({ status: 'finished', updatedAt: NOW + 5 });
@@ -656,7 +660,7 @@ describeEachStore('keeper store', (kind) => {
         LEASE_MS,
         NOW,
       );
-      const [claimedDca] = await dca.claimOrders([iteration.order.id], OWNER_A, LEASE_MS, NOW);
+      const [claimedDca] = await dca.claim([iteration.order.id], OWNER_A, LEASE_MS, NOW);
       const input = batch({
         limitOrders: claimed.map((o, i) => ({
           id: o.id,
@@ -704,13 +708,13 @@ describeEachStore('keeper store', (kind) => {
         leaseExpiresAt: NOW + 60_001,
         version: 2,
       });
-      expect(await dca.findOrder(dcaOrderId)).toMatchObject({ status: 'executing', keeperTxId: tx.id });
+      expect(await dca.findById(dcaOrderId)).toMatchObject({ status: 'executing', keeperTxId: tx.id });
       // An order in an open transaction cannot be released, failed, expired or reclaimed.
       expect(await limit.fail(orders[0].id, OWNER_A, { reason: 'x', final: true }, NOW + 2)).toBeUndefined();
-      expect(await dca.failOrder(dcaOrderId, OWNER_A, { message: 'x', final: false }, NOW + 2)).toBe(false);
+      expect(await dca.fail(dcaOrderId, OWNER_A, { reason: 'x', final: false }, NOW + 2)).toBe(false);
       expect(await limit.expire([orders[0].id], NOW + DAY_MS)).toEqual([]);
       expect(await limit.releaseLease(orders[0].id, OWNER_A, NOW + 2)).toBe(false);
-      expect(await dca.releaseOrder(dcaOrderId, OWNER_A, NOW + 2)).toBe(false);
+      expect(await dca.releaseLease(dcaOrderId, OWNER_A, NOW + 2)).toBe(false);
       expect(await dca.reclaimExpiredLeases(NOW + DAY_MS)).toEqual([]);
 
       expect(await txs.markBroadcast(tx.id, OWNER_B, 101, NOW + 2)).toBe(false);
@@ -800,7 +804,7 @@ describeEachStore('keeper store', (kind) => {
         keeperTxId: null,
         nextAttemptAt: NOW + 10,
       });
-      expect(await dca.findOrder(dcaOrderId)).toMatchObject({
+      expect(await dca.findById(dcaOrderId)).toMatchObject({
         status: 'successful',
         transactionHash: hash(1),
         amountReceived: 3400,
@@ -821,7 +825,7 @@ describeEachStore('keeper store', (kind) => {
       expect(result).toEqual({ kind: 'conflict', limitOrderIds: [orders[1].id], dcaOrderIds: [] });
       expect(await store.knex('keeper_transactions').count({ n: '*' })).toEqual([{ n: 0 }]);
       expect(await limit.findById(orders[0].id)).toEqual(before);
-      expect(await dca.findOrder(dcaOrderId)).toMatchObject({ status: 'executing', keeperTxId: null });
+      expect(await dca.findById(dcaOrderId)).toMatchObject({ status: 'executing', keeperTxId: null });
 
       // Another owner's batch, or a stale version, is refused just the same.
       const ok = { ...input, limitOrders: [input.limitOrders[0]], dcaOrders: [] };
@@ -865,7 +869,7 @@ describeEachStore('keeper store', (kind) => {
       });
 
       // One order was found executed on chain before the drop was declared.
-      expect(await limit.complete(orders[0].id, hash(77), NOW + 4)).toBe(true);
+      expect(await limit.complete(orders[0].id, { transactionHash: hash(77) }, NOW + 4)).toBe(true);
       expect(await txs.markDropped(id, OWNER_B, 'dropped', NOW + 4)).toBeUndefined();
       const returned = await txs.markDropped(id, OWNER_A, 'replaced', NOW + 4);
       expect(returned?.limitOrderIds.sort()).toEqual([orders[1].id, orders[2].id].sort());
@@ -879,7 +883,7 @@ describeEachStore('keeper store', (kind) => {
         attemptNumber: 0,
       });
       expect(await limit.findById(orders[0].id)).toMatchObject({ status: 'completed', txHash: hash(77) });
-      expect(await dca.findOrder(dcaOrderId)).toMatchObject({ status: 'pending', keeperTxId: null });
+      expect(await dca.findById(dcaOrderId)).toMatchObject({ status: 'pending', keeperTxId: null });
       expect(await txs.findById(id)).toMatchObject({ status: 'replaced', leaseOwner: null });
       expect(await txs.listOpen(1)).toEqual([]);
     });
@@ -899,14 +903,14 @@ describeEachStore('keeper store', (kind) => {
       ]);
       expect(await txs.takeOverExpired(OWNER_A, 10_000, NOW + 15_001)).toEqual([]);
       expect(await limit.findById(orders[2].id)).toMatchObject({ status: 'submitted', leaseOwner: OWNER_B });
-      expect(await dca.findOrder(dcaOrderId)).toMatchObject({
+      expect(await dca.findById(dcaOrderId)).toMatchObject({
         leaseOwner: OWNER_B,
         leaseExpiresAt: NOW + 25_001,
       });
       expect(await txs.renewLease(id, OWNER_A, 10_000, NOW + 15_002)).toBe(false);
       expect(await txs.markBroadcast(id, OWNER_A, 9, NOW + 15_002)).toBe(false);
       expect(await txs.markBroadcast(id, OWNER_B, 9, NOW + 15_002)).toBe(true);
-      expect(await limit.listSubmittedWithExpiredLease(NOW + 15_002)).toEqual([]);
+      expect(await limit.listTrackedWithExpiredLease(NOW + 15_002)).toEqual([]);
       expect(await dca.listTrackedWithExpiredLease(NOW + 25_002)).toHaveLength(1);
     });
   });
@@ -1008,7 +1012,7 @@ describeEachStore('keeper store', (kind) => {
       const [claims, cancel] = await Promise.all([
         Promise.all(
           Array.from({ length: 8 }, (_, i) =>
-            keeper.claimOrders(ids.slice(i * 5, i * 5 + 5), OWNER_B, LEASE_MS, NOW),
+            keeper.claim(ids.slice(i * 5, i * 5 + 5), OWNER_B, LEASE_MS, NOW),
           ),
         ),
         store.dca.cancelStrategy(API_KEY, strategy.id, NOW),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LimitOrderResponse } from '../../api/routes/limit-orders/limit-order-response';
 import { LIMIT_ORDER_SERVICE_FIELDS } from '../../shared/domain/limit-order';
+import { limitOrderBody } from '../factories/limit-orders';
 import { ApiClient, newAccountClient, type ApiResponse, type Envelope } from '../helpers/api-client';
 import { startApiOn } from '../helpers/api-harness';
 import { describeEachStore } from '../helpers/store-targets';
@@ -28,25 +29,6 @@ const INVALID_BODY = 'Invalid request body';
 type Order = LimitOrderResponse;
 
 const inADay = (): string => String(Date.now() + DAY_MS);
-
-function orderBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    accountTo: MAKER,
-    chainId: 1,
-    inTokenAddress: CHAIN1.WETH,
-    outTokenAddress: CHAIN1.USDC,
-    tokenASymbol: 'WETH',
-    tokenBSymbol: 'USDC',
-    amount: '1.5',
-    priceTrigger: '3500',
-    price: '3500',
-    expired: inADay(),
-    gasPrice: '20',
-    slippage: '0.5',
-    signature: SIGNATURE,
-    ...overrides,
-  };
-}
 
 function expectValidationError(
   res: ApiResponse<Envelope<unknown>>,
@@ -98,7 +80,10 @@ describeEachStore('limit orders', (kind) => {
   });
   afterAll(async () => running?.close());
 
-  async function create(body: Record<string, unknown> = orderBody(), as: ApiClient = client): Promise<Order> {
+  async function create(
+    body: Record<string, unknown> = limitOrderBody(),
+    as: ApiClient = client,
+  ): Promise<Order> {
     const res = await as.post<Order>('/limit-order', body);
     if (res.status !== 200 || !res.body.data) throw new Error(`create failed: ${res.status} ${res.text}`);
     return res.body.data;
@@ -111,7 +96,7 @@ describeEachStore('limit orders', (kind) => {
 
   describe('POST /limit-order', () => {
     it('creates a pending order with the spec field types', async () => {
-      const body = orderBody();
+      const body = limitOrderBody();
       const before = Date.now();
       const res = await client.post<Order>('/limit-order', body);
       const after = Date.now();
@@ -167,7 +152,7 @@ describeEachStore('limit orders', (kind) => {
 
     it('keeps decimal strings exactly as sent and reports them as numbers', async () => {
       const order = await create(
-        orderBody({
+        limitOrderBody({
           amount: '0.000000000000000001',
           priceTrigger: '3500.25',
           price: '3500.250',
@@ -191,7 +176,7 @@ describeEachStore('limit orders', (kind) => {
 
     it('stores a lowercase maker address exactly as sent and ignores unknown fields', async () => {
       const order = await create(
-        orderBody({ accountTo: MAKER.toLowerCase(), attemptNumber: 7, note: 'hello' }),
+        limitOrderBody({ accountTo: MAKER.toLowerCase(), attemptNumber: 7, note: 'hello' }),
       );
       expect(order.accountTo).toBe(MAKER.toLowerCase());
       expect(order.attemptNumber).toBe(0);
@@ -208,7 +193,7 @@ describeEachStore('limit orders', (kind) => {
       };
       const res = await client.post(
         '/limit-order',
-        orderBody({ ...extras, estimateGas: '1', effectivePriceGas: '1' }),
+        limitOrderBody({ ...extras, estimateGas: '1', effectivePriceGas: '1' }),
       );
       expectValidationError(
         res,
@@ -220,7 +205,7 @@ describeEachStore('limit orders', (kind) => {
     });
 
     it('reports service-set fields and format errors in the same response', async () => {
-      const res = await client.post('/limit-order', orderBody({ status: 'pending', amount: 5 }));
+      const res = await client.post('/limit-order', limitOrderBody({ status: 'pending', amount: 5 }));
       expectValidationError(res, [
         { field: 'amount', message: 'Must be a string' },
         { field: 'status', message: 'Is set by the service and cannot be sent' },
@@ -228,19 +213,22 @@ describeEachStore('limit orders', (kind) => {
     });
 
     it('rejects a service-set field sent as null', async () => {
-      const res = await client.post('/limit-order', orderBody({ txHash: null }));
+      const res = await client.post('/limit-order', limitOrderBody({ txHash: null }));
       expectValidationError(res, [{ field: 'txHash', message: 'Is set by the service and cannot be sent' }]);
     });
 
     it('rejects a mixed-case maker address with a wrong checksum', async () => {
-      const res = await client.post('/limit-order', orderBody({ accountTo: MAKER.replace('F79', 'f79') }));
+      const res = await client.post(
+        '/limit-order',
+        limitOrderBody({ accountTo: MAKER.replace('F79', 'f79') }),
+      );
       expectValidationError(res, [{ field: 'accountTo', message: 'Must be a valid EVM address' }]);
     });
 
     it('rejects JSON numbers for decimal strings and a string chainId', async () => {
       const res = await client.post(
         '/limit-order',
-        orderBody({
+        limitOrderBody({
           amount: 1.5,
           priceTrigger: 3500,
           price: 3500,
@@ -281,7 +269,7 @@ describeEachStore('limit orders', (kind) => {
     });
 
     it('rejects a chain that is not enabled', async () => {
-      const res = await client.post('/limit-order', orderBody({ chainId: 5 }));
+      const res = await client.post('/limit-order', limitOrderBody({ chainId: 5 }));
       expectValidationError(res, [{ field: 'chainId', message: 'Chain 5 is not enabled' }]);
     });
 
@@ -290,7 +278,7 @@ describeEachStore('limit orders', (kind) => {
         'Must be a valid ERC-20 token address (the native token cannot be sold; use the wrapped token)';
       const res = await client.post(
         '/limit-order',
-        orderBody({
+        limitOrderBody({
           inTokenAddress: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
           outTokenAddress: '0x0000000000000000000000000000000000000000',
         }),
@@ -304,7 +292,7 @@ describeEachStore('limit orders', (kind) => {
     it('rejects equal tokens, in any casing', async () => {
       const res = await client.post(
         '/limit-order',
-        orderBody({ outTokenAddress: CHAIN1.WETH.toLowerCase() }),
+        limitOrderBody({ outTokenAddress: CHAIN1.WETH.toLowerCase() }),
       );
       expectValidationError(res, [{ field: 'outTokenAddress', message: 'Must differ from inTokenAddress' }]);
     });
@@ -313,7 +301,7 @@ describeEachStore('limit orders', (kind) => {
       const res = await client.post(
         '/limit-order',
         // USDC of chain 137 is not a chain-1 token.
-        orderBody({
+        limitOrderBody({
           inTokenAddress: CHAIN137.USDC,
           outTokenAddress: '0x1111111111111111111111111111111111111111',
         }),
@@ -328,12 +316,12 @@ describeEachStore('limit orders', (kind) => {
       const usdcOrder = { inTokenAddress: CHAIN1.USDC, outTokenAddress: CHAIN1.WETH, tokenASymbol: 'USDC' };
       const res = await client.post(
         '/limit-order',
-        orderBody({ ...usdcOrder, tokenBSymbol: 'WETH', amount: '1.1234567' }),
+        limitOrderBody({ ...usdcOrder, tokenBSymbol: 'WETH', amount: '1.1234567' }),
       );
       expectValidationError(res, [
         { field: 'amount', message: 'Must have at most 6 decimal places (USDC has 6 decimals)' },
       ]);
-      const ok = await create(orderBody({ ...usdcOrder, tokenBSymbol: 'WETH', amount: '1.123456000' }));
+      const ok = await create(limitOrderBody({ ...usdcOrder, tokenBSymbol: 'WETH', amount: '1.123456000' }));
       expect(ok.amount).toBe(1.123456);
     });
 
@@ -341,7 +329,7 @@ describeEachStore('limit orders', (kind) => {
       const positive = 'Must be a decimal string greater than 0, such as "10" or "0.5"';
       const res = await client.post(
         '/limit-order',
-        orderBody({ amount: '0', priceTrigger: '-1', price: '1e3', gasPrice: 'abc', slippage: '' }),
+        limitOrderBody({ amount: '0', priceTrigger: '-1', price: '1e3', gasPrice: 'abc', slippage: '' }),
       );
       expectValidationError(res, [
         { field: 'amount', message: positive },
@@ -354,14 +342,14 @@ describeEachStore('limit orders', (kind) => {
     });
 
     it.each(['100', '100.0', '0100', '250.5'])('rejects a slippage of %s percent', async (slippage) => {
-      expectValidationError(await client.post('/limit-order', orderBody({ slippage })), [
+      expectValidationError(await client.post('/limit-order', limitOrderBody({ slippage })), [
         { field: 'slippage', message: 'Must be less than 100' },
       ]);
     });
 
     it('accepts a slippage of 0 and one just below 100', async () => {
-      expect((await create(orderBody({ slippage: '0' }))).slippage).toBe('0');
-      expect((await create(orderBody({ slippage: '99.9999999999999999999' }))).slippage).toBe(
+      expect((await create(limitOrderBody({ slippage: '0' }))).slippage).toBe('0');
+      expect((await create(limitOrderBody({ slippage: '99.9999999999999999999' }))).slippage).toBe(
         '99.9999999999999999999',
       );
     });
@@ -369,7 +357,7 @@ describeEachStore('limit orders', (kind) => {
     it('rejects empty symbols and a malformed signature', async () => {
       const res = await client.post(
         '/limit-order',
-        orderBody({ tokenASymbol: '', tokenBSymbol: 7, signature: `0x${'ab'.repeat(64)}` }),
+        limitOrderBody({ tokenASymbol: '', tokenBSymbol: 7, signature: `0x${'ab'.repeat(64)}` }),
       );
       expectValidationError(res, [
         { field: 'tokenASymbol', message: 'Must not be empty' },
@@ -404,18 +392,18 @@ describeEachStore('limit orders', (kind) => {
         ],
       ];
       it.each(cases)('rejects %s', async (_name, value, message) => {
-        const res = await client.post('/limit-order', orderBody({ expired: value() }));
+        const res = await client.post('/limit-order', limitOrderBody({ expired: value() }));
         expectValidationError(res, [{ field: 'expired', message }]);
       });
 
       it('rejects a JSON number', async () => {
-        const res = await client.post('/limit-order', orderBody({ expired: Date.now() + DAY_MS }));
+        const res = await client.post('/limit-order', limitOrderBody({ expired: Date.now() + DAY_MS }));
         expectValidationError(res, [{ field: 'expired', message: 'Must be a string' }]);
       });
 
       it('accepts a time just inside 365 days and returns it as sent', async () => {
         const expired = String(Date.now() + 365 * DAY_MS - 60_000);
-        expect((await create(orderBody({ expired }))).expired).toBe(expired);
+        expect((await create(limitOrderBody({ expired }))).expired).toBe(expired);
       });
     });
 
@@ -423,7 +411,7 @@ describeEachStore('limit orders', (kind) => {
       it('rejects a pair without a reference price, naming the symbols as sent', async () => {
         const res = await client.post(
           '/limit-order',
-          orderBody({
+          limitOrderBody({
             outTokenAddress: CHAIN1.DAI,
             tokenBSymbol: 'DAI',
             inTokenAddress: CHAIN1.USDT,
@@ -434,18 +422,21 @@ describeEachStore('limit orders', (kind) => {
       });
 
       it('checks the price only once the body is valid', async () => {
-        const res = await client.post('/limit-order', orderBody({ tokenASymbol: 'FOO', slippage: '100' }));
+        const res = await client.post(
+          '/limit-order',
+          limitOrderBody({ tokenASymbol: 'FOO', slippage: '100' }),
+        );
         expectValidationError(res, [{ field: 'slippage', message: 'Must be less than 100' }]);
       });
 
       it('finds a price published under the native symbol for the wrapped token', async () => {
-        const order = await create(orderBody({ outTokenAddress: CHAIN1.USDT, tokenBSymbol: 'USDT' }));
+        const order = await create(limitOrderBody({ outTokenAddress: CHAIN1.USDT, tokenBSymbol: 'USDT' }));
         expect(order).toMatchObject({ tokenASymbol: 'WETH', tokenBSymbol: 'USDT', status: 'pending' });
       });
 
       it('finds a price published in the other direction', async () => {
         const order = await create(
-          orderBody({
+          limitOrderBody({
             inTokenAddress: CHAIN1.DAI,
             outTokenAddress: CHAIN1.WBTC,
             tokenASymbol: 'DAI',
@@ -458,7 +449,7 @@ describeEachStore('limit orders', (kind) => {
 
       it('normalizes the wrapped native token on Polygon (WMATIC ↔ POL)', async () => {
         const order = await create(
-          orderBody({
+          limitOrderBody({
             chainId: 137,
             inTokenAddress: CHAIN137.WMATIC,
             outTokenAddress: CHAIN137.USDC,
@@ -474,7 +465,7 @@ describeEachStore('limit orders', (kind) => {
       it('does not use a price of another chain', async () => {
         const res = await client.post(
           '/limit-order',
-          orderBody({
+          limitOrderBody({
             chainId: 137,
             inTokenAddress: '0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619',
             outTokenAddress: CHAIN137.USDC,
@@ -494,9 +485,9 @@ describeEachStore('limit orders', (kind) => {
 
     beforeAll(async () => {
       lister = await newAccountClient(running.baseUrl);
-      a1 = await create(orderBody(), lister);
+      a1 = await create(limitOrderBody(), lister);
       a137 = await create(
-        orderBody({
+        limitOrderBody({
           chainId: 137,
           inTokenAddress: CHAIN137.WMATIC,
           outTokenAddress: CHAIN137.USDC,
@@ -505,11 +496,11 @@ describeEachStore('limit orders', (kind) => {
         }),
         lister,
       );
-      b1 = await create(orderBody({ accountTo: OTHER_MAKER }), lister);
-      cancelled = await create(orderBody(), lister);
+      b1 = await create(limitOrderBody({ accountTo: OTHER_MAKER }), lister);
+      cancelled = await create(limitOrderBody(), lister);
       const res = await lister.delete<Order>(`/limit-order/${cancelled.id}`);
       cancelled = res.body.data!;
-      await create(orderBody(), other);
+      await create(limitOrderBody(), other);
     });
 
     const ids = (res: ApiResponse<Envelope<Order[]>>): string[] =>
@@ -743,7 +734,7 @@ describeEachStore('limit orders', (kind) => {
 
     it("checks the amount against the stored token's decimals", async () => {
       const order = await create(
-        orderBody({
+        limitOrderBody({
           inTokenAddress: CHAIN1.WBTC,
           outTokenAddress: CHAIN1.DAI,
           tokenASymbol: 'WBTC',

@@ -7,6 +7,8 @@ import {
   signedMessage,
   type Credentials,
 } from '../../shared/signing/request-signature';
+import { limitOrderBody } from '../factories/limit-orders';
+import { referencePrice } from '../factories/reference-prices';
 import { newAccountClient, rawRequest, type ApiClient } from '../helpers/api-client';
 import { startApiOn } from '../helpers/api-harness';
 import { describeEachStore } from '../helpers/store-targets';
@@ -226,31 +228,8 @@ describeEachStore('no body makes a 500', (kind) => {
   beforeAll(async () => {
     running = await startApiOn(kind);
     client = await newAccountClient(running.baseUrl, 'property-tester');
-    await running.store.referencePrices.upsert([
-      {
-        chainId: 1,
-        baseSymbol: 'WETH',
-        quoteSymbol: 'USDC',
-        price: '3000',
-        blockNumber: 1,
-        updatedAt: Date.now(),
-      },
-    ]);
-    const created = await client.post<{ id: string }>('/limit-order', {
-      accountTo: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
-      chainId: 1,
-      inTokenAddress: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
-      outTokenAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
-      tokenASymbol: 'WETH',
-      tokenBSymbol: 'USDC',
-      amount: '1.5',
-      priceTrigger: '3500',
-      price: '3500',
-      expired: String(Date.now() + 86_400_000),
-      gasPrice: '20',
-      slippage: '0.5',
-      signature: `0x${'ab'.repeat(65)}`,
-    });
+    await running.store.referencePrices.upsert([referencePrice()]);
+    const created = await client.post<{ id: string }>('/limit-order', limitOrderBody());
     if (created.status !== 200 || !created.body.data)
       throw new Error(`order creation failed: ${created.text}`);
     orderId = created.body.data.id;

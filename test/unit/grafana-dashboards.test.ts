@@ -4,186 +4,23 @@ import type { Registry } from 'prom-client';
 import { ApiMetrics } from '../../api/metrics';
 import { KeeperMetrics } from '../../keeper/keeper-metrics';
 import { RpcMetrics } from '../../shared/chain/rpc-metrics';
+import { ENV_DEFAULTS } from '../../shared/config/load-config';
+import {
+  GRAFANA_DIR,
+  dashboardFiles,
+  exposedSeries,
+  isObject,
+  labelNamesOf,
+  loadDashboard,
+  objects,
+  panelsOf,
+  parsePromQl,
+  queriesOf,
+  variableQuery,
+  variablesOf,
+} from '../helpers/grafana-queries';
 
-const GRAFANA_DIR = path.join(__dirname, '../../grafana');
-const DASHBOARDS_DIR = path.join(GRAFANA_DIR, 'dashboards');
 const DATASOURCE_UID = 'tas-prometheus';
-/** Series Prometheus itself writes for every scrape target. */
-const SCRAPE_SERIES = ['up'];
-/** Labels Prometheus puts on every scraped series. */
-const TARGET_LABELS = ['job', 'instance'];
-const PROMQL_KEYWORDS = new Set([
-  'by',
-  'without',
-  'on',
-  'ignoring',
-  'group_left',
-  'group_right',
-  'bool',
-  'and',
-  'or',
-  'unless',
-  'offset',
-  'inf',
-  'nan',
-]);
-
-type Json = Record<string, unknown>;
-
-interface Selector {
-  metric: string;
-  /** Label names of the selector's matchers. */
-  labels: string[];
-}
-
-interface ParsedQuery {
-  selectors: Selector[];
-  /** Labels of `by`, `without`, `on`, `ignoring` and `group_*` clauses. */
-  groupingLabels: string[];
-}
-
-interface Query {
-  panel: string;
-  expr: string;
-  /** Labels the query needs on its metrics besides those it names (a templating variable's label). */
-  requiredLabels: string[];
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function objects(value: unknown): Json[] {
-  return Array.isArray(value) ? value.filter(isObject) : [];
-}
-
-/**
- * The metric names and label names a PromQL expression uses. Not a full parser: enough for the dashboards' queries
- * (selectors, functions, aggregations with grouping, binary operators, numbers and Grafana variables).
- */
-function parsePromQl(expr: string): ParsedQuery {
-  const selectors: Selector[] = [];
-  const groupingLabels: string[] = [];
-  let rest = expr
-    .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, '""')
-    .replace(/\$\{?\w+\}?/g, '')
-    .replace(/\[[^\]]*\]/g, ' ')
-    .replace(/\b(?:offset\s+-?|@\s*)[\w.]+/g, ' ');
-  rest = rest.replace(
-    /\b(?:by|without|on|ignoring|group_left|group_right)\s*\(([^)]*)\)/g,
-    (_match, labels) => {
-      groupingLabels.push(
-        ...String(labels)
-          .split(',')
-          .map((label) => label.trim())
-          .filter(Boolean),
-      );
-      return ' ';
-    },
-  );
-  rest = rest.replace(
-    /([a-zA-Z_:][\w:]*)?\s*\{([^}]*)\}/g,
-    (_match, metric: string | undefined, body: string) => {
-      const labels = [...body.matchAll(/([a-zA-Z_]\w*)\s*(?:=~|!~|!=|=)/g)].map((m) => m[1]!);
-      // A selector by __name__ alone has no name left once its string is stripped: reported as such.
-      selectors.push({ metric: metric ?? '<selector without a metric name>', labels });
-      return ' ';
-    },
-  );
-  rest = rest.replace(/\b\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\b/g, ' ');
-  for (const match of rest.matchAll(/([a-zA-Z_:][\w:]*)(\s*\()?/g)) {
-    const name = match[1]!;
-    if (match[2] !== undefined || PROMQL_KEYWORDS.has(name.toLowerCase())) continue;
-    selectors.push({ metric: name, labels: [] });
-  }
-  return { selectors, groupingLabels };
-}
-
-function labelNamesOf(registry: Registry, name: string): string[] {
-  const metric: unknown = registry.getSingleMetric(name);
-  if (isObject(metric) && Array.isArray(metric.labelNames)) return metric.labelNames.map(String);
-  return [];
-}
-
-/**
- * Every series name the registries expose, with its label names: a histogram `h` is `h_bucket` (with `le`), `h_sum`
- * and `h_count` (never `h` itself), a summary is `s` (with `quantile`), `s_sum` and `s_count`.
- */
-async function exposedSeries(registries: Registry[]): Promise<Map<string, Set<string>>> {
-  const series = new Map<string, Set<string>>();
-  for (const registry of registries) {
-    for (const metric of await registry.getMetricsAsJSON()) {
-      const labels = labelNamesOf(registry, metric.name);
-      const add = (name: string, extra: string[] = []): void => {
-        series.set(name, new Set([...labels, ...extra, ...TARGET_LABELS]));
-      };
-      if (String(metric.type) === 'histogram') {
-        add(`${metric.name}_bucket`, ['le']);
-        add(`${metric.name}_sum`);
-        add(`${metric.name}_count`);
-      } else if (String(metric.type) === 'summary') {
-        add(metric.name, ['quantile']);
-        add(`${metric.name}_sum`);
-        add(`${metric.name}_count`);
-      } else {
-        add(metric.name);
-      }
-    }
-  }
-  for (const name of SCRAPE_SERIES) series.set(name, new Set(TARGET_LABELS));
-  return series;
-}
-
-function dashboardFiles(): string[] {
-  return readdirSync(DASHBOARDS_DIR)
-    .filter((file) => file.endsWith('.json'))
-    .sort();
-}
-
-function loadDashboard(file: string): Json {
-  const parsed: unknown = JSON.parse(readFileSync(path.join(DASHBOARDS_DIR, file), 'utf8'));
-  if (!isObject(parsed)) throw new Error(`${file} is not a JSON object`);
-  return parsed;
-}
-
-/** Panels at the top level and inside collapsed rows. */
-function panelsOf(dashboard: Json): Json[] {
-  return objects(dashboard.panels).flatMap((panel) => [panel, ...objects(panel.panels)]);
-}
-
-function variablesOf(dashboard: Json): Json[] {
-  return isObject(dashboard.templating) ? objects(dashboard.templating.list) : [];
-}
-
-/** The `label_values(selector, label)` query of a templating variable (string or Grafana 10's object form). */
-function variableQuery(variable: Json): string {
-  const query = variable.query;
-  if (typeof query === 'string') return query;
-  if (isObject(query) && typeof query.query === 'string') return query.query;
-  return '';
-}
-
-function queriesOf(dashboard: Json): Query[] {
-  const queries: Query[] = [];
-  for (const panel of panelsOf(dashboard)) {
-    for (const target of objects(panel.targets)) {
-      if (typeof target.expr === 'string') {
-        queries.push({ panel: `panel "${String(panel.title)}"`, expr: target.expr, requiredLabels: [] });
-      }
-    }
-  }
-  for (const variable of variablesOf(dashboard)) {
-    const match = /^label_values\((.+),\s*(\w+)\s*\)$/.exec(variableQuery(variable).trim());
-    if (match) {
-      queries.push({
-        panel: `variable ${String(variable.name)}`,
-        expr: match[1]!,
-        requiredLabels: [match[2]!],
-      });
-    }
-  }
-  return queries;
-}
 
 /** `key: value` of a YAML line, without quotes or a trailing comment. */
 function yamlValues(text: string, key: string): string[] {
@@ -261,9 +98,17 @@ describe('Grafana provisioning', () => {
   it('scrapes both processes on their default admin ports, under the job names the dashboards query', () => {
     const text = readGrafanaFile('prometheus.yml');
     expect(yamlValues(text, 'job_name').sort()).toEqual(['tas-api', 'tas-keeper']);
-    // api ADMIN_PORT 9090, keeper KEEPER_ADMIN_PORT 9465.
-    expect(text).toMatch(/- job_name: tas-api\n(?:[ \t]+[^\n]*\n)*?[ \t]+- targets: \['[\w.-]+:9090'\]/);
+    // The defaults keep clear of Prometheus's own 9090 and Grafana's 3000 on an operator's machine.
+    expect([ENV_DEFAULTS.ADMIN_PORT, ENV_DEFAULTS.KEEPER_ADMIN_PORT]).toEqual(['9464', '9465']);
+    expect(text).toMatch(/- job_name: tas-api\n(?:[ \t]+[^\n]*\n)*?[ \t]+- targets: \['[\w.-]+:9464'\]/);
     expect(text).toMatch(/- job_name: tas-keeper\n(?:[ \t]+[^\n]*\n)*?[ \t]+- targets: \['[\w.-]+:9465'\]/);
+    expect(readGrafanaFile('README.md')).toContain('`ADMIN_PORT`, default\n  9464');
+    // The alert rules load from beside this file.
+    const ruleFiles = [...text.matchAll(/^rule_files:\n((?:[ \t]+- .+\n)+)/gm)].flatMap((m) =>
+      [...m[1]!.matchAll(/- (\S+)/g)].map((f) => f[1]!),
+    );
+    expect(ruleFiles).toEqual(['alerts/tas-alerts.yml']);
+    for (const file of ruleFiles) readGrafanaFile(file);
     const jobs = new Set(yamlValues(text, 'job_name'));
     const unknownJobs = dashboardFiles().flatMap((file) =>
       queriesOf(loadDashboard(file)).flatMap((query) =>
@@ -504,5 +349,79 @@ describe('KeeperMetrics', () => {
       'tas_keeper_unhandled_errors_total{stage="settle"} 1',
     );
     expect(await first.registry.metrics()).toContain('tas_keeper_unhandled_errors_total{stage="settle"} 1');
+  });
+});
+
+describe('series that exist before their first event', () => {
+  /** Readings that have no value until measured (a head block of 0 would be a lie). */
+  const MEASURED_ONLY = new Set([
+    'tas_keeper_head_block',
+    'tas_keeper_last_block_seen_timestamp_seconds',
+    'tas_keeper_price_lag_blocks',
+  ]);
+
+  it('KeeperMetrics.initChain starts every per-chain series of the keeper at 0, once', async () => {
+    const metrics = new KeeperMetrics();
+    metrics.initChain(5);
+    metrics.orderFailure(5, 'limit', 'BAD_SIGNATURE', 'final');
+    metrics.observeSelection(5, 0.001);
+    // A second call (a chain keeper rebuilt) zeroes nothing.
+    metrics.initChain(5);
+    const missing: string[] = [];
+    for (const metric of await metrics.registry.getMetricsAsJSON()) {
+      const labels = labelNamesOf(metrics.registry, metric.name);
+      if (!labels.includes('chain_id') || labels.includes('wallet') || MEASURED_ONLY.has(metric.name))
+        continue;
+      if (!metric.values.some((v) => v.labels.chain_id === '5')) missing.push(metric.name);
+    }
+    expect(missing).toEqual([]);
+    const lines = (await metrics.registry.metrics()).split('\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'tas_keeper_order_failures_total{chain_id="5",kind="limit",reason="BAD_SIGNATURE",disposition="final"} 1',
+        'tas_keeper_order_failures_total{chain_id="5",kind="dca",reason="INSUFFICIENT_ALLOWANCE",disposition="final"} 0',
+        'tas_keeper_order_failures_total{chain_id="5",kind="limit",reason="expired",disposition="final"} 0',
+        'tas_keeper_order_failures_total{chain_id="5",kind="limit",reason="RPC_ERROR",disposition="backoff"} 0',
+        'tas_keeper_executions_total{chain_id="5",kind="dca",result="executed"} 0',
+        'tas_keeper_receipts_total{chain_id="5",status="reverted"} 0',
+        'tas_keeper_dca_iterations_total{chain_id="5",result="expired"} 0',
+        'tas_keeper_tick_duration_seconds_count{chain_id="5",stage="settle"} 0',
+        'tas_keeper_selection_duration_seconds_count{chain_id="5"} 1',
+        'tas_keeper_feed_stalled{chain_id="5"} 0',
+        'tas_keeper_open_dca_orders{chain_id="5",status="executing"} 0',
+        'tas_keeper_unhandled_errors_total{stage="main"} 0',
+        'tas_keeper_unhandled_errors_total{stage="track"} 0',
+      ]),
+    );
+    expect(lines.some((line) => line.startsWith('tas_keeper_head_block{'))).toBe(false);
+  });
+
+  it("starts a wallet's nonce resyncs at 0 with its first balance read, and keeps its count on the next", async () => {
+    const metrics = new KeeperMetrics();
+    metrics.walletBalance(5, '0xAbC', 10n ** 18n, false);
+    expect(await metrics.registry.metrics()).toContain(
+      'tas_keeper_nonce_resyncs_total{chain_id="5",wallet="0xAbC"} 0',
+    );
+    metrics.nonceResync(5, '0xAbC');
+    metrics.walletBalance(5, '0xAbC', 10n ** 18n, false);
+    expect(await metrics.registry.metrics()).toContain(
+      'tas_keeper_nonce_resyncs_total{chain_id="5",wallet="0xAbC"} 1',
+    );
+  });
+
+  it('ApiMetrics starts the authentication failure reasons, the label-less counters and a served route at 0', async () => {
+    const metrics = new ApiMetrics();
+    metrics.initRoute('/api/v1/quotes', 'POST');
+    const lines = (await metrics.registry.metrics()).split('\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'tas_api_auth_failures_total{reason="signature"} 0',
+        'tas_api_auth_failures_total{reason="missing-header"} 0',
+        'tas_api_rate_limited_total 0',
+        'tas_api_unhandled_errors_total 0',
+        'tas_api_http_requests_total{route="/api/v1/quotes",method="POST",status="200"} 0',
+        'tas_api_http_requests_total{route="/api/v1/quotes",method="POST",status="500"} 0',
+      ]),
+    );
   });
 });

@@ -382,6 +382,14 @@ describe('broadcast failures', () => {
   const rpcError = (code: number, message: string) =>
     Object.assign(new Error('could not coalesce error'), { code: 'UNKNOWN_ERROR', error: { code, message } });
 
+  it('reads the answers of anvil', () => {
+    expect(classifyBroadcastFailure(rpcError(-32003, 'transaction already imported'))).toBe('already-known');
+    expect(classifyBroadcastFailure(rpcError(-32003, 'nonce has already been used'))).toBe('nonce-too-low');
+    expect(classifyBroadcastFailure(rpcError(-32003, 'replacement fee too low'))).toBe(
+      'replacement-underpriced',
+    );
+  });
+
   it('reads the answers of geth and ganache', () => {
     expect(classifyBroadcastFailure(rpcError(-32000, 'already known'))).toBe('already-known');
     expect(classifyBroadcastFailure(rpcError(-32000, 'nonce too low: next nonce 5, tx nonce 4'))).toBe(

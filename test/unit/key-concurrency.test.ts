@@ -1,4 +1,4 @@
-import { KeyConcurrency } from '../../api/service/key-concurrency';
+import { KeyConcurrency } from '../../api/http/key-concurrency';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -4,11 +4,8 @@ import type { SchemaObject } from 'ajv';
 import type { ParameterizedContext } from 'koa';
 import { SecretBox } from '../../api/gateway/secret-box';
 import { apiDocument, documentationRoutes } from '../../api/openapi';
-import {
-  DOCUMENTED_ENDPOINTS,
-  quotesEndpoint,
-  withDocumentedEndpoints,
-} from '../../api/openapi/documented-endpoints';
+import { DOCUMENTED_ENDPOINTS, withDocumentedEndpoints } from '../../api/routes/documented-endpoints';
+import { quotesEndpoint } from '../../api/routes/quotes/post-quotes';
 import {
   buildOpenApiDocument,
   type OpenApiDocument,
@@ -22,9 +19,9 @@ import { supportChainBody } from '../../api/routes/support-chain/support-chain';
 import { swapBody } from '../../api/routes/swap/schemas';
 import { transactionPathParams, transactionQuery } from '../../api/routes/transactions/schemas';
 import { txStatusBody } from '../../api/routes/tx-status/schemas';
-import type { ApiState } from '../../api/service/api-state';
-import type { HttpMethod, RouteDefinition } from '../../api/service/route-definition';
-import { RequestValidator } from '../../api/service/validator';
+import type { ApiState } from '../../api/http/api-state';
+import type { HttpMethod, RouteDefinition } from '../../api/http/route-definition';
+import { RequestValidator } from '../../api/http/validator';
 import { ChainRegistry } from '../../shared/chain/chain-registry';
 import { openStore, type Store } from '../../shared/store/store';
 import { testConfig } from '../helpers/api-harness';

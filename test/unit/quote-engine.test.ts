@@ -1,7 +1,7 @@
 import { v2AmountOut } from '../../shared/routing/math/uniswap-v2-math';
 import { connectorsOf, QuoteEngine, SMART_ROUTER_ID } from '../../shared/routing/quote-engine';
 import { PoolStateCache } from '../../shared/routing/sources/pool-state-cache';
-import { NATIVE_PSEUDO_ADDRESS } from '../../shared/tokens/token-lists';
+import { NATIVE_TOKEN_KEY } from '../../shared/domain/addresses';
 import { token, v2Pool } from '../helpers/routing-pools';
 
 const WETH = token(1);
@@ -77,9 +77,9 @@ describe('QuoteEngine', () => {
 
   it('routes the native pseudo-address as the wrapped token, and never native to wrapped', () => {
     const viaWeth = loaded().quote(request)!;
-    const viaNative = loaded().quote({ ...request, tokenIn: NATIVE_PSEUDO_ADDRESS.toUpperCase() })!;
+    const viaNative = loaded().quote({ ...request, tokenIn: NATIVE_TOKEN_KEY.toUpperCase() })!;
     expect(viaNative.quotes[0]!.amountOut).toBe(viaWeth.quotes[0]!.amountOut);
-    expect(loaded().quote({ ...request, tokenIn: NATIVE_PSEUDO_ADDRESS, tokenOut: WETH })).toBeUndefined();
+    expect(loaded().quote({ ...request, tokenIn: NATIVE_TOKEN_KEY, tokenOut: WETH })).toBeUndefined();
   });
 
   it('ranks by output net of gas priced in the output token', () => {

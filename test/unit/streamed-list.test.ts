@@ -1,4 +1,4 @@
-import { StreamedList } from '../../api/service/streamed-list';
+import { StreamedList } from '../../api/http/streamed-list';
 
 async function text(list: StreamedList<{ n: number }>, meta: unknown): Promise<string> {
   let out = '';

@@ -1,11 +1,7 @@
 import type { SchemaObject } from 'ajv';
 import { ValidationError } from '../../shared/domain/errors';
-import {
-  INVALID_BODY,
-  NATIVE_TOKEN_ADDRESS,
-  RequestValidator,
-  ZERO_ADDRESS,
-} from '../../api/service/validator';
+import { INVALID_BODY, RequestValidator } from '../../api/http/validator';
+import { NATIVE_TOKEN_ADDRESS, ZERO_ADDRESS } from '../../shared/domain/addresses';
 
 // EIP-55's own examples.
 const CHECKSUMMED = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';

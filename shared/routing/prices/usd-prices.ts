@@ -1,5 +1,5 @@
 import type { QuoteEngine } from '../quote-engine';
-import { NATIVE_PSEUDO_ADDRESS } from '../../tokens/token-lists';
+import { NATIVE_TOKEN_KEY } from '../../domain/addresses';
 import { pairRate, type PairRate, type PricedToken } from './pair-price';
 
 /** USD stables prices are read against, in order of preference. */
@@ -70,7 +70,7 @@ export class Prices {
 
   /** USD per 1 native coin (priced through the wrapped native). */
   nativeUsd(chainId: number): number | undefined {
-    return this.usd(chainId, NATIVE_PSEUDO_ADDRESS);
+    return this.usd(chainId, NATIVE_TOKEN_KEY);
   }
 
   private stables(chainId: number): PriceListToken[] {

@@ -95,6 +95,7 @@ export async function startContractsWorld(chainId = 1): Promise<ContractsWorld> 
     const deployer = keys.deployer.connect(provider);
     const world = await deployWorld({
       provider,
+      mining: chain,
       chainId,
       deployer,
       executors: keys.executors.map((e) => e.address),
@@ -130,20 +131,19 @@ export async function startContractsWorld(chainId = 1): Promise<ContractsWorld> 
 
 // ---- chain control ----
 
-export async function snapshot(provider: JsonRpcProvider): Promise<string> {
-  return (await provider.send('evm_snapshot', [])) as string;
+export function snapshot(chain: ChainHandle): Promise<string> {
+  return chain.snapshot();
 }
 
-/** Reverts to `id` and takes a fresh snapshot of the same state (ganache consumes a snapshot on revert). */
-export async function revertTo(provider: JsonRpcProvider, snapshotId: string): Promise<string> {
-  const ok = (await provider.send('evm_revert', [snapshotId])) as boolean;
-  if (!ok) throw new Error(`evm_revert ${snapshotId} failed`);
-  return snapshot(provider);
+/** Reverts to `id` and takes a fresh snapshot of the same state (a revert consumes its snapshot). */
+export async function revertTo(chain: ChainHandle, snapshotId: string): Promise<string> {
+  await chain.revert(snapshotId);
+  return chain.snapshot();
 }
 
-export async function increaseTime(provider: JsonRpcProvider, seconds: number): Promise<void> {
-  await provider.send('evm_increaseTime', [seconds]);
-  await provider.send('evm_mine', []);
+export async function increaseTime(chain: ChainHandle, seconds: number): Promise<void> {
+  await chain.increaseTime(seconds);
+  await chain.mine();
 }
 
 export async function latestTimestamp(provider: JsonRpcProvider): Promise<bigint> {

@@ -109,12 +109,12 @@ export async function prepareOrderExecutorGasScenario(
   };
 
   const warmUp = await execute([makers.pop()!], 'warm-up');
-  let base = await snapshot(ctx.provider);
+  let base = await snapshot(ctx.chain);
   return {
     warmUp,
     async runBatch(orders) {
-      base = await revertTo(ctx.provider, base);
-      await increaseTime(ctx.provider, 15);
+      base = await revertTo(ctx.chain, base);
+      await increaseTime(ctx.chain, 15);
       return execute(makers.slice(0, orders), `batch-${orders}`);
     },
   };

@@ -62,7 +62,7 @@ describe('OrderExecutor on ganache with the fixture world', () => {
     [lowAllowance] = await fundedWallets(ctx, 'low-allowance', 1, usdc, 100_000n * USDC, oe, 10n * USDC);
     [lowBalance] = await fundedWallets(ctx, 'low-balance', 1, usdc, 10n * USDC, oe, 1_000_000n * USDC);
     daiMakers = await fundedWallets(ctx, 'dai-maker', 2, dai, 100_000n * ETHER, oe, 1_000_000n * ETHER);
-    baseSnapshot = await snapshot(ctx.provider);
+    baseSnapshot = await snapshot(ctx.chain);
   });
 
   afterAll(async () => {
@@ -70,7 +70,7 @@ describe('OrderExecutor on ganache with the fixture world', () => {
   });
 
   beforeEach(async () => {
-    baseSnapshot = await revertTo(ctx.provider, baseSnapshot);
+    baseSnapshot = await revertTo(ctx.chain, baseSnapshot);
   });
 
   async function order(

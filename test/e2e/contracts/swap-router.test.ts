@@ -65,7 +65,7 @@ describe('SwapRouter on ganache with the fixture world', () => {
       await mined(call(ctx.token(symbol), user, 'approve', [ctx.world.contracts.spender, MaxUint256]));
     }
     pips = (await ctx.swapRouter.getFunction('protocolFeePips')()) as bigint;
-    baseSnapshot = await snapshot(ctx.provider);
+    baseSnapshot = await snapshot(ctx.chain);
   });
 
   afterAll(async () => {
@@ -73,7 +73,7 @@ describe('SwapRouter on ganache with the fixture world', () => {
   });
 
   beforeEach(async () => {
-    baseSnapshot = await revertTo(ctx.provider, baseSnapshot);
+    baseSnapshot = await revertTo(ctx.chain, baseSnapshot);
   });
 
   async function params(overrides: Partial<SwapParams>): Promise<SwapParams> {

@@ -1,0 +1,21 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Provider, TransactionReceipt } from 'ethers';
+
+/**
+ * The receipt of a transaction the node took, polled until it is there. Not ethers' `waitForTransaction`: after one
+ * look it waits for the *next* block event, and an instant-mining chain that mined the transaction a moment after
+ * that look (anvil writes receipts asynchronously) and then stays idle never sends one, so it times out.
+ */
+export async function waitForReceipt(
+  provider: Pick<Provider, 'getTransactionReceipt'>,
+  hash: string,
+  timeoutMs = 30_000,
+): Promise<TransactionReceipt> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const receipt = await provider.getTransactionReceipt(hash);
+    if (receipt) return receipt;
+    if (Date.now() > deadline) throw new Error(`no receipt for ${hash} within ${timeoutMs} ms`);
+    await sleep(25);
+  }
+}
