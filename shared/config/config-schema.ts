@@ -8,6 +8,12 @@ export interface ChainContracts {
   swapRouter: string;
   spender: string;
   orderExecutor: string;
+  /** Across V3 SpokePool (proxy) of the intent bridge; absent: the chain takes no intent transfers. */
+  spokePool?: string;
+  /** Our CrossChainEntry: takes the fees in the source token and deposits into a bridge for the account. */
+  crossChainEntry?: string;
+  /** Our LockReleaseBridge (the slower, cheaper bridge); absent: the chain takes no lock-and-release transfers. */
+  lockReleaseBridge?: string;
 }
 
 /** One enabled chain. Everything the api needs to describe and reach it. */
@@ -84,6 +90,46 @@ export interface KeeperConfig {
   pollIntervalMs: number;
   /** A chain whose block feed is silent this long is reported stalled: a metric and a warning (ms). */
   blockStallMs: number;
+  /** The relayer of the intent bridge: fills from its own inventory, is repaid on the origin. Empty: no relaying. */
+  relayerPrivateKey: string;
+  /**
+   * The bridges' operator: owner of the devnet SpokePools (proposes and executes root bundles for repayments and
+   * refunds, as the HubPool's dataworker would) and the LockReleaseBridge's releaser. Empty: no settling.
+   */
+  bridgeAdminPrivateKey: string;
+}
+
+/** LI.FI (https://docs.li.fi): a cross-chain provider for real networks, enabled when `apiUrl` is set. */
+export interface LifiConfig {
+  /** e.g. https://li.quest; empty: LI.FI is not asked. */
+  apiUrl: string;
+  /** Sent as `x-lifi-api-key`; a secret. */
+  apiKey: string;
+  /** The `integrator` string LI.FI's fees are credited to. */
+  integrator: string;
+  /** Per request; a slower answer is no quote from LI.FI. */
+  timeoutMs: number;
+}
+
+/** Cross-chain transfers: the devnet's two providers (intent bridge, lock-and-release) and LI.FI. */
+export interface CrossChainConfig {
+  /** Address of the intent bridge's relayer (the keeper's RELAYER_PRIVATE_KEY); empty: the intent bridge does not quote. */
+  relayerAddress: string;
+  /** Seconds after the deposit until the destination fill deadline; unfilled then, the deposit is refunded. */
+  fillDeadlineSeconds: number;
+  /** Seconds in which only our relayer may fill (Across exclusivity). */
+  exclusivitySeconds: number;
+  /** The relayer's fee on the transfer's value, in basis points, on top of destination gas. */
+  relayerFeeBps: number;
+  /** The least profit, in basis points of the value, at which the relayer still fills (negative: a loss it accepts). */
+  relayerMinProfitBps: number;
+  /** Origin blocks on top of a deposit's block before the relayer fills it. */
+  intentConfirmations: number;
+  /** The lock-and-release bridge's fee, in basis points. */
+  lockReleaseFeeBps: number;
+  /** Origin blocks on top of a lock before its message is relayed. */
+  lockReleaseConfirmations: number;
+  lifi: LifiConfig;
 }
 
 export interface AppConfig {
@@ -116,6 +162,7 @@ export interface AppConfig {
   listConcurrencyPerKey: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   keeper: KeeperConfig;
+  crossChain: CrossChainConfig;
 }
 
 const ADDRESS = '^0x[0-9a-fA-F]{40}$';
@@ -165,6 +212,9 @@ const chainSchema: JSONSchemaType<ChainConfig> = {
         swapRouter: { type: 'string', pattern: ADDRESS },
         spender: { type: 'string', pattern: ADDRESS },
         orderExecutor: { type: 'string', pattern: ADDRESS },
+        spokePool: { type: 'string', pattern: ADDRESS, nullable: true },
+        crossChainEntry: { type: 'string', pattern: ADDRESS, nullable: true },
+        lockReleaseBridge: { type: 'string', pattern: ADDRESS, nullable: true },
       },
     },
   },
@@ -198,6 +248,8 @@ const keeperSchema: JSONSchemaType<KeeperConfig> = {
     'batchGasCap',
     'pollIntervalMs',
     'blockStallMs',
+    'relayerPrivateKey',
+    'bridgeAdminPrivateKey',
   ],
   properties: {
     adminPort: { type: 'integer', minimum: 0, maximum: 65535 },
@@ -215,6 +267,45 @@ const keeperSchema: JSONSchemaType<KeeperConfig> = {
     batchGasCap: { type: 'integer', minimum: 100000 },
     pollIntervalMs: { type: 'integer', minimum: 10, maximum: 1000 },
     blockStallMs: { type: 'integer', minimum: 1000 },
+    relayerPrivateKey: { type: 'string', pattern: '^$|^0x[0-9a-fA-F]{64}$' },
+    bridgeAdminPrivateKey: { type: 'string', pattern: '^$|^0x[0-9a-fA-F]{64}$' },
+  },
+};
+
+const crossChainSchema: JSONSchemaType<CrossChainConfig> = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'relayerAddress',
+    'fillDeadlineSeconds',
+    'exclusivitySeconds',
+    'relayerFeeBps',
+    'relayerMinProfitBps',
+    'intentConfirmations',
+    'lockReleaseFeeBps',
+    'lockReleaseConfirmations',
+    'lifi',
+  ],
+  properties: {
+    relayerAddress: { type: 'string', pattern: `^$|${ADDRESS}` },
+    fillDeadlineSeconds: { type: 'integer', minimum: 60, maximum: 86400 },
+    exclusivitySeconds: { type: 'integer', minimum: 0, maximum: 3600 },
+    relayerFeeBps: { type: 'integer', minimum: 0, maximum: 1000 },
+    relayerMinProfitBps: { type: 'integer', minimum: -1000, maximum: 1000 },
+    intentConfirmations: { type: 'integer', minimum: 0, maximum: 100 },
+    lockReleaseFeeBps: { type: 'integer', minimum: 0, maximum: 1000 },
+    lockReleaseConfirmations: { type: 'integer', minimum: 0, maximum: 100 },
+    lifi: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['apiUrl', 'apiKey', 'integrator', 'timeoutMs'],
+      properties: {
+        apiUrl: { type: 'string', pattern: '^$|^https?://' },
+        apiKey: { type: 'string' },
+        integrator: { type: 'string', maxLength: 23 },
+        timeoutMs: { type: 'integer', minimum: 100, maximum: 60000 },
+      },
+    },
   },
 };
 
@@ -242,6 +333,7 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     'listConcurrencyPerKey',
     'logLevel',
     'keeper',
+    'crossChain',
   ],
   properties: {
     host: { type: 'string', minLength: 1 },
@@ -272,5 +364,6 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     listConcurrencyPerKey: { type: 'integer', minimum: 1, maximum: 100 },
     logLevel: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     keeper: keeperSchema,
+    crossChain: crossChainSchema,
   },
 };

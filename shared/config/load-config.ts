@@ -42,6 +42,20 @@ export const ENV_DEFAULTS = {
   KEEPER_BATCH_GAS_CAP: '12000000',
   KEEPER_POLL_MS: '250',
   KEEPER_BLOCK_STALL_MS: '30000',
+  RELAYER_PRIVATE_KEY: '',
+  BRIDGE_ADMIN_PRIVATE_KEY: '',
+  RELAYER_ADDRESS: '',
+  CROSS_CHAIN_FILL_DEADLINE_SECONDS: '600',
+  CROSS_CHAIN_EXCLUSIVITY_SECONDS: '30',
+  RELAYER_FEE_BPS: '5',
+  RELAYER_MIN_PROFIT_BPS: '-50',
+  INTENT_CONFIRMATIONS: '1',
+  LOCK_RELEASE_FEE_BPS: '2',
+  LOCK_RELEASE_CONFIRMATIONS: '3',
+  LIFI_API_URL: '',
+  LIFI_API_KEY: '',
+  LIFI_INTEGRATOR: 'tas',
+  LIFI_TIMEOUT_MS: '4000',
 } as const;
 
 export type EnvName = keyof typeof ENV_DEFAULTS;
@@ -130,6 +144,20 @@ export const ENV_OF_FIELD: Readonly<Record<string, EnvName>> = {
   '/keeper/batchGasCap': 'KEEPER_BATCH_GAS_CAP',
   '/keeper/pollIntervalMs': 'KEEPER_POLL_MS',
   '/keeper/blockStallMs': 'KEEPER_BLOCK_STALL_MS',
+  '/keeper/relayerPrivateKey': 'RELAYER_PRIVATE_KEY',
+  '/keeper/bridgeAdminPrivateKey': 'BRIDGE_ADMIN_PRIVATE_KEY',
+  '/crossChain/relayerAddress': 'RELAYER_ADDRESS',
+  '/crossChain/fillDeadlineSeconds': 'CROSS_CHAIN_FILL_DEADLINE_SECONDS',
+  '/crossChain/exclusivitySeconds': 'CROSS_CHAIN_EXCLUSIVITY_SECONDS',
+  '/crossChain/relayerFeeBps': 'RELAYER_FEE_BPS',
+  '/crossChain/relayerMinProfitBps': 'RELAYER_MIN_PROFIT_BPS',
+  '/crossChain/intentConfirmations': 'INTENT_CONFIRMATIONS',
+  '/crossChain/lockReleaseFeeBps': 'LOCK_RELEASE_FEE_BPS',
+  '/crossChain/lockReleaseConfirmations': 'LOCK_RELEASE_CONFIRMATIONS',
+  '/crossChain/lifi/apiUrl': 'LIFI_API_URL',
+  '/crossChain/lifi/apiKey': 'LIFI_API_KEY',
+  '/crossChain/lifi/integrator': 'LIFI_INTEGRATOR',
+  '/crossChain/lifi/timeoutMs': 'LIFI_TIMEOUT_MS',
 };
 
 /** Values never repeated in an error: keys, passwords, and URLs that may carry credentials. */
@@ -139,6 +167,9 @@ const SECRET_ENV: ReadonlySet<EnvName> = new Set([
   'EXECUTOR_KEYSTORE_PASSWORD',
   'DATABASE_URL',
   'REDIS_URL',
+  'RELAYER_PRIVATE_KEY',
+  'BRIDGE_ADMIN_PRIVATE_KEY',
+  'LIFI_API_KEY',
 ]);
 
 /**
@@ -217,6 +248,24 @@ export function loadConfig(
       batchGasCap: toNumber(get('KEEPER_BATCH_GAS_CAP')),
       pollIntervalMs: toNumber(get('KEEPER_POLL_MS')),
       blockStallMs: toNumber(get('KEEPER_BLOCK_STALL_MS')),
+      relayerPrivateKey: get('RELAYER_PRIVATE_KEY'),
+      bridgeAdminPrivateKey: get('BRIDGE_ADMIN_PRIVATE_KEY'),
+    },
+    crossChain: {
+      relayerAddress: get('RELAYER_ADDRESS'),
+      fillDeadlineSeconds: toNumber(get('CROSS_CHAIN_FILL_DEADLINE_SECONDS')),
+      exclusivitySeconds: toNumber(get('CROSS_CHAIN_EXCLUSIVITY_SECONDS')),
+      relayerFeeBps: toNumber(get('RELAYER_FEE_BPS')),
+      relayerMinProfitBps: toNumber(get('RELAYER_MIN_PROFIT_BPS')),
+      intentConfirmations: toNumber(get('INTENT_CONFIRMATIONS')),
+      lockReleaseFeeBps: toNumber(get('LOCK_RELEASE_FEE_BPS')),
+      lockReleaseConfirmations: toNumber(get('LOCK_RELEASE_CONFIRMATIONS')),
+      lifi: {
+        apiUrl: get('LIFI_API_URL'),
+        apiKey: get('LIFI_API_KEY'),
+        integrator: get('LIFI_INTEGRATOR'),
+        timeoutMs: toNumber(get('LIFI_TIMEOUT_MS')),
+      },
     },
     ...overrides,
   };
