@@ -1,3 +1,4 @@
+import { devnetBridgeEnv } from '../devnet/bridge-keys';
 import { manifestChainsOf } from '../devnet/manifest-chains';
 import { loadConfig } from '../shared/config/load-config';
 import { runUntilSignal } from '../shared/process/run-until-signal';
@@ -8,7 +9,9 @@ import { buildApi } from './build-api';
 runUntilSignal(
   async (life) => {
     const devnet = manifestChainsOf(process.env);
-    const config = loadConfig(process.env, devnet ? { chains: devnet.chains } : {});
+    // On a devnet the bridges' keys and relayer address are the devnet's unless set explicitly.
+    const env = devnet ? { ...process.env, ...devnetBridgeEnv(process.env) } : process.env;
+    const config = loadConfig(env, devnet ? { chains: devnet.chains } : {});
     const api = await buildApi(config);
     life.useLog(api.log);
     life.onStop(() => api.close());

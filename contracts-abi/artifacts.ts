@@ -20,7 +20,9 @@ export type ContractName =
   | 'TestToken'
   | 'TestExternalSource'
   | 'TestSwapCaller'
-  | 'WrappedNative';
+  | 'WrappedNative'
+  | 'CrossChainEntry'
+  | 'LockReleaseBridge';
 
 export const ARTIFACTS_DIR = join(__dirname, 'artifacts');
 

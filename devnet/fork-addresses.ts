@@ -1,7 +1,10 @@
 import type { ManifestContracts, ManifestToken } from './manifest';
 
-/** The contracts a forked chain already has: everything in the manifest but our three. */
-export type KnownForkContracts = Omit<ManifestContracts, 'swapRouter' | 'spender' | 'orderExecutor'>;
+/** The contracts a forked chain already has: everything in the manifest but ours and the bridges we deploy. */
+export type KnownForkContracts = Omit<
+  ManifestContracts,
+  'swapRouter' | 'spender' | 'orderExecutor' | 'spokePool' | 'crossChainEntry' | 'lockReleaseBridge'
+>;
 
 /**
  * Real contracts a forked chain already has (everything but ours). Polygon's V2-style exchange is QuickSwap: our

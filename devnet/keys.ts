@@ -27,6 +27,10 @@ export interface DevnetKeys {
   feeCollector: string;
   /** Receives the SwapRouter's protocol fee; only an address. */
   protocolFeeRecipient: string;
+  /** The intent bridge's relayer: holds the fill inventory on every chain and approves the SpokePools for it. */
+  relayer: Wallet;
+  /** Owner of the SpokePools (root bundles for repayments and refunds) and the LockReleaseBridges' releaser. */
+  bridgeAdmin: Wallet;
 }
 
 /** Derivation paths, one account (BIP-44 "account" level) per role so the roles never overlap. */
@@ -37,6 +41,8 @@ export const DEVNET_PATHS = {
   mover: `m/44'/60'/3'/0/0`,
   feeCollector: `m/44'/60'/4'/0/0`,
   protocolFeeRecipient: `m/44'/60'/5'/0/0`,
+  relayer: `m/44'/60'/6'/0/0`,
+  bridgeAdmin: `m/44'/60'/7'/0/0`,
 } as const;
 
 export function devnetKeys(executorCount: number = DEFAULT_EXECUTOR_COUNT): DevnetKeys {
@@ -50,10 +56,12 @@ export function devnetKeys(executorCount: number = DEFAULT_EXECUTOR_COUNT): Devn
     mover: wallet(DEVNET_PATHS.mover),
     feeCollector: wallet(DEVNET_PATHS.feeCollector).address,
     protocolFeeRecipient: wallet(DEVNET_PATHS.protocolFeeRecipient).address,
+    relayer: wallet(DEVNET_PATHS.relayer),
+    bridgeAdmin: wallet(DEVNET_PATHS.bridgeAdmin),
   };
 }
 
 /** The keys every devnet chain funds at genesis: every key that sends transactions (not the fee-receiving addresses). */
 export function fundedDevnetWallets(keys: DevnetKeys): Wallet[] {
-  return [...keys.accounts, keys.deployer, ...keys.executors, keys.mover];
+  return [...keys.accounts, keys.deployer, ...keys.executors, keys.mover, keys.relayer, keys.bridgeAdmin];
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChainConfig } from '../shared/config/config-schema';
 import { ConfigError } from '../shared/config/load-config';
-import type { DevnetManifest, ManifestChain } from './manifest';
+import { hasBridges, type DevnetManifest, type ManifestChain } from './manifest';
 import { manifestErrors } from './manifest-validator';
 
 // This module stays free of the chain engines and the world deployment: the api and the keeper run apart load it.
@@ -44,6 +44,13 @@ export function chainConfigOf(
       swapRouter: entry.contracts.swapRouter,
       spender: entry.contracts.spender,
       orderExecutor: entry.contracts.orderExecutor,
+      ...(hasBridges(entry.contracts)
+        ? {
+            spokePool: entry.contracts.spokePool,
+            crossChainEntry: entry.contracts.crossChainEntry,
+            lockReleaseBridge: entry.contracts.lockReleaseBridge,
+          }
+        : {}),
     },
   };
 }

@@ -27,9 +27,11 @@ export function manifestErrors(value: unknown): string[] {
     if (typeof chain.rpcUrl !== 'string' || !/^(https?|wss?):\/\/[^\s]+$/.test(chain.rpcUrl)) {
       errors.push(`${path}.rpcUrl must be an http(s) or ws(s) URL`);
     }
-    if (exactKeys(chain.contracts, MANIFEST_CONTRACT_KEYS, `${path}.contracts`, errors)) {
-      for (const key of MANIFEST_CONTRACT_KEYS)
-        checksummed(chain.contracts[key], `${path}.contracts.${key}`, errors);
+    const contractKeys = hasBridgeKeys(chain.contracts)
+      ? MANIFEST_CONTRACT_KEYS
+      : MANIFEST_BASE_CONTRACT_KEYS;
+    if (exactKeys(chain.contracts, contractKeys, `${path}.contracts`, errors)) {
+      for (const key of contractKeys) checksummed(chain.contracts[key], `${path}.contracts.${key}`, errors);
     }
     tokens(chain.tokens, `${path}.tokens`, errors);
     accounts(chain.accounts, `${path}.accounts`, errors);
@@ -43,8 +45,8 @@ export function assertManifest(value: unknown): void {
 }
 
 const CHAIN_KEYS = ['chainId', 'name', 'rpcUrl', 'nativeSymbol', 'contracts', 'tokens', 'accounts'];
-/** The contract keys of a manifest chain, in file order. */
-export const MANIFEST_CONTRACT_KEYS = [
+/** The contract keys every manifest chain has, in file order. */
+export const MANIFEST_BASE_CONTRACT_KEYS = [
   'weth',
   'multicall',
   'uniswapV2Factory',
@@ -56,6 +58,22 @@ export const MANIFEST_CONTRACT_KEYS = [
   'spender',
   'orderExecutor',
 ] as const;
+/**
+ * The bridges' keys, after the base keys, all three or none: a chain whose engine cannot run the Across SpokePool
+ * (ganache stops before Cancun's MCOPY) has no bridges.
+ */
+export const MANIFEST_BRIDGE_KEYS = ['spokePool', 'crossChainEntry', 'lockReleaseBridge'] as const;
+/** Every contract key of a manifest chain with bridges, in file order. */
+export const MANIFEST_CONTRACT_KEYS = [...MANIFEST_BASE_CONTRACT_KEYS, ...MANIFEST_BRIDGE_KEYS] as const;
+
+/** Whether a contracts object names any bridge: it must then name all three, in order. */
+function hasBridgeKeys(contracts: unknown): boolean {
+  return (
+    typeof contracts === 'object' &&
+    contracts !== null &&
+    MANIFEST_BRIDGE_KEYS.some((key) => Object.prototype.hasOwnProperty.call(contracts, key))
+  );
+}
 
 function tokens(value: unknown, path: string, errors: string[]): void {
   if (!Array.isArray(value) || value.length === 0) {

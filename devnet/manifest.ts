@@ -1,14 +1,23 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAddress } from 'ethers';
-import { MANIFEST_CONTRACT_KEYS, manifestErrors } from './manifest-validator';
+import {
+  MANIFEST_BASE_CONTRACT_KEYS,
+  MANIFEST_BRIDGE_KEYS,
+  MANIFEST_CONTRACT_KEYS,
+  manifestErrors,
+} from './manifest-validator';
 import type { DeployedWorld } from './world/deploy-world';
 
 /** The file the api, the keeper, the tests and users read: DATA_DIR/devnet.json. */
 export const MANIFEST_FILE = 'devnet.json';
 
-/** The contracts' addresses a manifest chain lists: exactly the keys its validator requires. */
-export type ManifestContracts = Record<(typeof MANIFEST_CONTRACT_KEYS)[number], string>;
+/**
+ * The contracts' addresses a manifest chain lists: exactly the keys its validator requires, the bridges' three
+ * together or not at all (no bridges on an engine without Cancun).
+ */
+export type ManifestContracts = Record<(typeof MANIFEST_BASE_CONTRACT_KEYS)[number], string> &
+  Partial<Record<(typeof MANIFEST_BRIDGE_KEYS)[number], string>>;
 
 export interface ManifestToken {
   symbol: string;
@@ -39,6 +48,13 @@ export interface DevnetManifest {
 
 /** The manifest's contract keys in file order (owned by the validator, which checks the order). */
 export const CONTRACT_KEYS = MANIFEST_CONTRACT_KEYS satisfies ReadonlyArray<keyof ManifestContracts>;
+
+/** Whether the chain has the bridges (then all three addresses). */
+export function hasBridges(
+  contracts: ManifestContracts,
+): contracts is ManifestContracts & Required<Pick<ManifestContracts, (typeof MANIFEST_BRIDGE_KEYS)[number]>> {
+  return MANIFEST_BRIDGE_KEYS.every((key) => contracts[key] !== undefined);
+}
 
 export function buildManifestChain(
   world: DeployedWorld,
@@ -83,8 +99,9 @@ export function readManifest(dataDir: string): DevnetManifest {
 
 /** Rebuilds a chain entry in the manifest's key order with EIP-55 addresses (extra fields are dropped). */
 function normalizeChain(chain: ManifestChain): ManifestChain {
+  const keys = hasBridges(chain.contracts) ? CONTRACT_KEYS : MANIFEST_BASE_CONTRACT_KEYS;
   const contracts = Object.fromEntries(
-    CONTRACT_KEYS.map((key) => [key, getAddress(chain.contracts[key])]),
+    keys.map((key) => [key, getAddress(chain.contracts[key]!)]),
   ) as unknown as ManifestContracts;
   return {
     chainId: chain.chainId,

@@ -10,6 +10,7 @@ import { devnetKeys, type DevnetKeys } from './keys';
 import {
   MANIFEST_FILE,
   buildManifestChain,
+  hasBridges,
   readManifest,
   writeManifest,
   type DevnetManifest,
@@ -17,6 +18,8 @@ import {
 } from './manifest';
 import { DEVNET_FOLDER, chainConfigOf, devnetTokenListPath } from './manifest-chains';
 import { startChain, type ChainHandle } from './start-chain';
+import { GENESIS_BALANCE_WEI } from './engine/genesis';
+import { addBridgesToWorld, supportsBridges } from './world/deploy-bridges';
 import { deployWorld } from './world/deploy-world';
 import { tokenListOf } from './world/token-list';
 import { worldSpec } from './world/world-spec';
@@ -74,6 +77,39 @@ async function registerExecutors(handle: ChainHandle, entry: ManifestChain, keys
     if (!(await executor.isExecutor(wallet.address)))
       await (await executor.setExecutor(wallet.address, true)).wait();
   }
+}
+
+/**
+ * A world saved by a version without the bridges gets them on an engine that runs them. Its chain was funded at
+ * genesis before the relayer and the bridge admin existed: they get the genesis balance first.
+ */
+async function withBridges(
+  handle: ChainHandle,
+  entry: ManifestChain,
+  keys: DevnetKeys,
+): Promise<ManifestChain> {
+  if (hasBridges(entry.contracts) || !(await supportsBridges(handle.provider))) return entry;
+  for (const wallet of [keys.relayer, keys.bridgeAdmin]) {
+    if ((await handle.provider.getBalance(wallet.address)) === 0n)
+      await handle.setBalance(wallet.address, GENESIS_BALANCE_WEI);
+  }
+  const addressOf = (symbol: string): string => {
+    const token = entry.tokens.find((t) => t.symbol === symbol);
+    if (!token) throw new Error(`token ${symbol} is not in the manifest of chain ${entry.chainId}`);
+    return token.address;
+  };
+  const bridges = await addBridgesToWorld({
+    provider: handle.provider,
+    mining: handle,
+    spec: worldSpec(handle.chainId),
+    addressOf,
+    deployer: keys.deployer,
+    relayer: keys.relayer,
+    bridgeAdmin: keys.bridgeAdmin,
+    weth: entry.contracts.weth,
+    protocolFeeRecipient: keys.protocolFeeRecipient,
+  });
+  return { ...entry, contracts: { ...entry.contracts, ...bridges } };
 }
 
 async function deployFresh(handle: ChainHandle, keys: DevnetKeys): Promise<ManifestChain> {
@@ -151,8 +187,10 @@ export async function startDevnet(
     );
     if (found) {
       await registerExecutors(handle, found, keys);
+      // Forked worlds are not upgraded: their tokens are the fork's, not the fixture world's.
+      const entry = fork ? found : await withBridges(handle, found, keys);
       progress(`devnet: ${chainLabel(chainId)} at ${handle.rpcUrl} on ${handle.engine}: world reused`);
-      return { entry: found, deployed: false };
+      return { entry, deployed: false };
     }
     progress(`devnet: ${chainLabel(chainId)} at ${handle.rpcUrl} on ${handle.engine}: deploying the world`);
     const entry = fork

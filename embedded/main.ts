@@ -7,6 +7,7 @@ import { lockDataDir } from '../shared/store/data-dir-lock';
 import { loadDevnetConfig } from '../devnet/devnet-config';
 import { startDevnet } from '../devnet/start-devnet';
 import { devnetKeys } from '../devnet/keys';
+import { devnetBridgeEnv } from '../devnet/bridge-keys';
 import { takenPortLine } from '../shared/net/free-port';
 import { devnetProbes, waitUntilQuoting } from './wait-until-quoting';
 import { buildKeeper, KEEPER_BLOCK_POLL_MS } from '../keeper/build-keeper';
@@ -51,7 +52,11 @@ runUntilSignal(
     life.onStop(async () => (await starting.catch((): undefined => undefined))?.stop());
     const devnet = await starting;
     if (life.stopping) return;
-    const config = loadConfig(process.env, devnet ? { chains: devnet.chains } : {});
+    // On the devnet the keeper relays and settles with the devnet's relayer and bridge admin keys (explicit settings
+    // win), and the api names that relayer in its intent quotes.
+    const config = devnet
+      ? loadConfig({ ...process.env, ...devnetBridgeEnv(process.env) }, { chains: devnet.chains })
+      : loadConfig(process.env);
     const api = await buildApi(config, { blockPollMs: KEEPER_BLOCK_POLL_MS });
     life.onStop(() => api.close());
     const { baseUrl, adminUrl } = await api.listen();

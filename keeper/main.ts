@@ -1,4 +1,5 @@
 import { devnetExecutorKeys } from '../devnet/manifest-executors';
+import { devnetBridgeEnv } from '../devnet/bridge-keys';
 import { manifestChainsOf } from '../devnet/manifest-chains';
 import { loadConfig } from '../shared/config/load-config';
 import { createLogger } from '../shared/log/create-logger';
@@ -12,7 +13,9 @@ import { buildKeeper } from './build-keeper';
 runUntilSignal(
   async (life) => {
     const devnet = manifestChainsOf(process.env);
-    const config = loadConfig(process.env, devnet ? { chains: devnet.chains } : {});
+    // On a devnet the bridges' keys and relayer address are the devnet's unless set explicitly.
+    const env = devnet ? { ...process.env, ...devnetBridgeEnv(process.env) } : process.env;
+    const config = loadConfig(env, devnet ? { chains: devnet.chains } : {});
     const { executorPrivateKeys, executorKeystoreFiles } = config.keeper;
     // Keys of its own win; on a devnet without them the keeper sends from the devnet's registered executors.
     const executorKeys =

@@ -4,6 +4,8 @@ import { FORK_CONTRACTS, FORK_TOKENS, type KnownForkContracts } from '../fork-ad
 import type { DevnetKeys } from '../keys';
 import type { ManifestChain, ManifestToken } from '../manifest';
 import { ERC20_ABI } from '../world/abis';
+import { BRIDGE_SYMBOLS } from '../world/bridge-inventory';
+import { deployBridgeContracts, seedBridgeWallets, supportsBridges } from '../world/deploy-bridges';
 import { deployServiceContracts } from '../world/deploy-service-contracts';
 import { fundAmount, tokenSpec, worldSpec } from '../world/world-spec';
 import { fundForkAccounts, type ForkFunding } from './fund-fork-accounts';
@@ -85,8 +87,10 @@ export interface DeployForkedOptions {
 }
 
 /**
- * Forked mode's start: deploys only our contracts, against the fork's own wrapped native and Uniswap factories,
- * and funds the test accounts (and the market mover) with the fork's tokens. Returns the manifest entry.
+ * Forked mode's start: deploys only our contracts and the bridges (Across SpokePool, CrossChainEntry,
+ * LockReleaseBridge), against the fork's own wrapped native and Uniswap factories, funds the test accounts (and the
+ * market mover) with the fork's tokens, and seeds the relayer's inventory and the LockReleaseBridge's liquidity the
+ * same way. Returns the manifest entry.
  */
 export async function deployForked(opts: DeployForkedOptions): Promise<ManifestChain> {
   const { chain, keys, world } = opts;
@@ -101,7 +105,38 @@ export async function deployForked(opts: DeployForkedOptions): Promise<ManifestC
     protocolFeeRecipient: keys.protocolFeeRecipient,
     executors: keys.executors.map((w) => w.address),
   });
-  await fundForkAccounts(chain, forkFunding(chain.chainId, world), [...keys.accounts, keys.mover]);
+  // A fork on ganache (no Cancun) gets no bridges.
+  const bridges = (await supportsBridges(chain.provider))
+    ? await deployBridgeContracts({
+        provider: chain.provider,
+        deployer: keys.deployer,
+        mining: chain,
+        weth: world.contracts.weth,
+        bridgeAdmin: keys.bridgeAdmin.address,
+        protocolFeeRecipient: keys.protocolFeeRecipient,
+      })
+    : undefined;
+  const funding = forkFunding(chain.chainId, world);
+  // The relayer's inventory and the bridge admin's liquidity are funded as the test accounts are.
+  const bridgeWallets = bridges ? [keys.relayer, keys.bridgeAdmin] : [];
+  await fundForkAccounts(chain, funding, [...keys.accounts, keys.mover, ...bridgeWallets]);
+  const carried = [
+    ...(funding.wrapped ? [funding.wrapped] : []),
+    ...funding.tokens.filter((t) => (BRIDGE_SYMBOLS as readonly string[]).includes(t.symbol)),
+  ];
+  if (bridges)
+    await seedBridgeWallets({
+      provider: chain.provider,
+      mining: chain,
+      relayer: keys.relayer,
+      bridgeAdmin: keys.bridgeAdmin,
+      weth: world.contracts.weth,
+      contracts: bridges,
+      relayerWraps: 0n,
+      relayerTokens: carried.map((t) => t.address),
+      adminWraps: 0n,
+      adminTransfers: carried.map((t) => ({ token: t.address, amount: t.amount })),
+    });
   return {
     chainId: chain.chainId,
     name: opts.name,
@@ -118,6 +153,7 @@ export async function deployForked(opts: DeployForkedOptions): Promise<ManifestC
       swapRouter: ours.swapRouter,
       spender: ours.spender,
       orderExecutor: ours.orderExecutor,
+      ...(bridges ?? {}),
     },
     tokens: world.tokens.map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals })),
     accounts: keys.accounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),

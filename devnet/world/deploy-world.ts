@@ -2,6 +2,14 @@ import { Contract, getAddress, type JsonRpcProvider, type Wallet } from 'ethers'
 import { loadArtifact } from '../../contracts-abi/artifacts';
 import { devnetKeys } from '../keys';
 import { V2_FACTORY_ABI, V3_FACTORY_ABI } from './abis';
+import {
+  queueBridgeContracts,
+  queueBridgeTokenSupply,
+  seedBridgeWallets,
+  supportsBridges,
+  worldBridgeSeeding,
+  type BridgeContracts,
+} from './deploy-bridges';
 import { queueServiceContracts, type ServiceContracts } from './deploy-service-contracts';
 import { queueUniswap, type UniswapContracts } from './deploy-uniswap';
 import { queueDeployerSupply, queueFunding, wrappedNeeded } from './fund-accounts';
@@ -13,12 +21,16 @@ import { worldSpec } from './world-spec';
 
 export interface DeployedWorld {
   chainId: number;
-  contracts: { weth: string } & UniswapContracts & ServiceContracts;
+  /** The bridges' addresses are absent on a chain without Cancun (see supportsBridges). */
+  contracts: { weth: string } & UniswapContracts & ServiceContracts & Partial<BridgeContracts>;
   /** The wrapped native first, then the TestTokens. */
   tokens: Array<{ symbol: string; address: string; decimals: number }>;
   feeCollector: string;
   protocolFeeRecipient: string;
   executors: string[];
+  /** The intent bridge's relayer (holds the fill inventory) and the bridges' admin. */
+  relayer: string;
+  bridgeAdmin: string;
 }
 
 export interface DeployWorldOptions {
@@ -31,6 +43,12 @@ export interface DeployWorldOptions {
   /** Defaults to the devnet keys' fee collector / protocol fee recipient. */
   feeCollector?: string;
   protocolFeeRecipient?: string;
+  /**
+   * The bridges' relayer and admin (default: the devnet keys'); both must hold native coins (genesis). A chain
+   * without Cancun gets no bridges.
+   */
+  relayer?: Wallet;
+  bridgeAdmin?: Wallet;
   /** The chain's mining controls: the world's transactions are then mined in a few blocks. */
   mining?: MiningControls;
 }
@@ -59,8 +77,11 @@ export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWor
   if (!loadNpmArtifact('UniswapV2Router02').bytecode.includes(V2_PAIR_INIT_CODE_HASH.slice(2))) {
     throw new Error('the installed @uniswap/v2-periphery does not use the v2-core pair init-code hash');
   }
-  const feeCollector = opts.feeCollector ?? devnetKeys(0).feeCollector;
-  const protocolFeeRecipient = opts.protocolFeeRecipient ?? devnetKeys(0).protocolFeeRecipient;
+  const defaults = devnetKeys(0);
+  const feeCollector = opts.feeCollector ?? defaults.feeCollector;
+  const protocolFeeRecipient = opts.protocolFeeRecipient ?? defaults.protocolFeeRecipient;
+  const relayer = opts.relayer ?? defaults.relayer;
+  const bridgeAdmin = opts.bridgeAdmin ?? defaults.bridgeAdmin;
 
   const queue = await TxQueue.create(opts.provider, deployer, { mining: opts.mining });
   const weth = queue.deploy(`WrappedNative ${spec.wrapped.symbol}`, loadArtifact('WrappedNative'), [
@@ -95,8 +116,29 @@ export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWor
     protocolFeeRecipient,
     executors: opts.executors,
   });
+  const bridges = (await supportsBridges(opts.provider))
+    ? queueBridgeContracts(queue, { weth, bridgeAdmin: bridgeAdmin.address, protocolFeeRecipient })
+    : undefined;
   queueFunding(queue, spec, addressOf, opts.fund);
+  if (bridges) {
+    queueBridgeTokenSupply(queue, spec, addressOf, {
+      relayer: relayer.address,
+      lockReleaseBridge: bridges.lockReleaseBridge,
+    });
+  }
   await queue.flush();
+  if (bridges) {
+    const seeding = {
+      provider: opts.provider,
+      mining: opts.mining,
+      spec,
+      addressOf,
+      relayer,
+      bridgeAdmin,
+      weth,
+    };
+    await seedBridgeWallets(worldBridgeSeeding(seeding, bridges));
+  }
 
   const world: DeployedWorld = {
     chainId: opts.chainId,
@@ -112,6 +154,7 @@ export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWor
       swapRouter: service.swapRouter,
       spender: service.spender,
       orderExecutor: service.orderExecutor,
+      ...bridges,
     },
     tokens: [spec.wrapped, ...spec.tokens].map((t) => ({
       symbol: t.symbol,
@@ -121,6 +164,8 @@ export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWor
     feeCollector: getAddress(feeCollector),
     protocolFeeRecipient: getAddress(protocolFeeRecipient),
     executors: opts.executors.map((e) => getAddress(e)),
+    relayer: relayer.address,
+    bridgeAdmin: bridgeAdmin.address,
   };
   await checkPoolAddresses(opts.provider, world, ctx);
   return world;

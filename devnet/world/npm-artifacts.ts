@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { JsonFragment } from 'ethers';
+import { SPOKE_POOL_ARTIFACT } from '../../shared/bridges/contracts';
 
 /** ABI and creation code of a contract published in an npm package (the real, audited builds). */
 export interface NpmArtifact {
@@ -21,6 +22,9 @@ const SOURCES = {
   V3SwapRouter: '@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json',
   UniswapInterfaceMulticall:
     '@uniswap/v3-periphery/artifacts/contracts/lens/UniswapInterfaceMulticall.sol/UniswapInterfaceMulticall.json',
+  // The intent bridge: Across V3's L1 SpokePool (owned by an admin key that plays the HubPool) behind its proxy.
+  Ethereum_SpokePool: SPOKE_POOL_ARTIFACT,
+  ERC1967Proxy: '@across-protocol/contracts/dist/evm/artifacts/ERC1967Proxy.sol/ERC1967Proxy.json',
 } as const;
 
 export type NpmContractName = keyof typeof SOURCES;

@@ -10,6 +10,7 @@ import { DEVNET_ENGINES } from '../../devnet/engine/devnet-chain';
 import { startChain, type ChainHandle } from '../../devnet/start-chain';
 import { ERC20_ABI, FAR_DEADLINE, V2_FACTORY_ABI, V2_ROUTER_ABI } from '../../devnet/world/abis';
 import { deployWorld, type DeployedWorld } from '../../devnet/world/deploy-world';
+import { spokePoolInterface } from '../../shared/bridges/contracts';
 
 /**
  * Forked mode without internet: a fork of a local chain is a real anvil fork (state read lazily over RPC from
@@ -161,6 +162,24 @@ describe.each(DEVNET_ENGINES)('a fork on %s of a chain with the fixture world', 
       expect(await executor.getFunction('v3Factory')()).toBe(world.contracts.uniswapV3Factory);
       expect(await at('TokenSpender', spender).getFunction('isCaller')(swapRouter)).toBe(true);
       for (const e of keys.executors) expect(await executor.getFunction('isExecutor')(e.address)).toBe(true);
+    });
+
+    it('deploys the bridges on an anvil fork (none on ganache: no Cancun), relayer and bridge funded', async () => {
+      if (engine === 'ganache') {
+        expect(entry.contracts.spokePool).toBeUndefined();
+        return;
+      }
+      const spokePool = entry.contracts.spokePool!;
+      const spoke = new Contract(spokePool, spokePoolInterface(), fork.provider);
+      expect(await spoke.getFunction('owner')()).toBe(keys.bridgeAdmin.address);
+      expect(await spoke.getFunction('wrappedNativeToken')()).toBe(world.contracts.weth);
+      expect(await origin.provider.getCode(spokePool)).toBe('0x');
+      for (const t of forkFunding(1, originAsForkWorld()).tokens.filter((x) => x.symbol === 'USDC')) {
+        const token = new Contract(t.address, ERC20_ABI, fork.provider);
+        expect(await token.getFunction('balanceOf')(keys.relayer.address)).toBe(t.amount);
+        expect(await token.getFunction('allowance')(keys.relayer.address, spokePool)).toBe(MaxUint256);
+        expect(await token.getFunction('balanceOf')(entry.contracts.lockReleaseBridge)).toBe(t.amount);
+      }
     });
 
     it('writes a valid manifest entry listing the forked tokens and the test accounts', () => {

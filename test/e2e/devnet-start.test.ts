@@ -5,7 +5,9 @@ import { Contract, Wallet, id, type JsonRpcProvider } from 'ethers';
 import { loadArtifact } from '../../contracts-abi/artifacts';
 import { loadDevnetConfig } from '../../devnet/devnet-config';
 import { devnetKeys } from '../../devnet/keys';
-import type { ManifestChain } from '../../devnet/manifest';
+import { readManifest, writeManifest, type ManifestChain } from '../../devnet/manifest';
+import { MANIFEST_BASE_CONTRACT_KEYS } from '../../devnet/manifest-validator';
+import { spokePoolInterface } from '../../shared/bridges/contracts';
 import { startDevnet, type RunningDevnet } from '../../devnet/start-devnet';
 import { createLogger } from '../../shared/log/create-logger';
 
@@ -66,7 +68,9 @@ describe('devnet started as npm start does', () => {
     expect(manifest.version).toBe(1);
     expect(manifest.chains.map((c) => c.chainId)).toEqual([1, 137]);
     const keys = devnetKeys();
-    const serviceSenders = [keys.deployer, ...keys.executors, keys.mover].map((w) => w.address);
+    const serviceSenders = [keys.deployer, ...keys.executors, keys.mover, keys.relayer, keys.bridgeAdmin].map(
+      (w) => w.address,
+    );
     for (const [i, chain] of manifest.chains.entries()) {
       expect(Object.keys(chain)).toEqual([
         'chainId',
@@ -88,6 +92,9 @@ describe('devnet started as npm start does', () => {
         'swapRouter',
         'spender',
         'orderExecutor',
+        'spokePool',
+        'crossChainEntry',
+        'lockReleaseBridge',
       ]);
       expect(chain.rpcUrl).toBe(devnet.handles[i].rpcUrl);
       const provider = devnet.handles[i].provider;
@@ -108,6 +115,16 @@ describe('devnet started as npm start does', () => {
     expect(manifest.chains.map((c) => c.nativeSymbol)).toEqual(['ETH', 'POL']);
     expect(devnet.chains.map((c) => [c.chainId, c.wrappedNative])).toEqual(
       manifest.chains.map((c) => [c.chainId, c.contracts.weth]),
+    );
+    // The service's chains name the bridges.
+    expect(devnet.chains.map((c) => c.contracts?.spokePool)).toEqual(
+      manifest.chains.map((c) => c.contracts.spokePool),
+    );
+    expect(devnet.chains.map((c) => c.contracts?.crossChainEntry)).toEqual(
+      manifest.chains.map((c) => c.contracts.crossChainEntry),
+    );
+    expect(devnet.chains.map((c) => c.contracts?.lockReleaseBridge)).toEqual(
+      manifest.chains.map((c) => c.contracts.lockReleaseBridge),
     );
   });
 
@@ -253,5 +270,33 @@ describe('devnet started as npm start does', () => {
     expect(devnet.manifest.chains.map((c) => c.contracts)).toEqual(first.chains.map((c) => c.contracts));
     const provider = devnet.handles[0].provider;
     expect(await provider.getCode(first.chains[0].contracts.orderExecutor)).not.toBe('0x');
+  });
+
+  it('adds the bridges to a world saved by a version without them', async () => {
+    const withBridges = devnet.manifest;
+    await devnet.stop();
+    const strip = (chain: ManifestChain): ManifestChain => {
+      const base = Object.fromEntries(MANIFEST_BASE_CONTRACT_KEYS.map((key) => [key, chain.contracts[key]]));
+      return { ...chain, contracts: base as ManifestChain['contracts'] };
+    };
+    writeManifest(dataDir, { version: 1, chains: withBridges.chains.map(strip) });
+    devnet = await startDevnet(config(), log);
+    expect(devnet.deployed).toEqual([false, false]);
+    for (const [i, chain] of devnet.manifest.chains.entries()) {
+      expect(strip(chain).contracts).toEqual(strip(withBridges.chains[i]!).contracts);
+      expect(chain.contracts.spokePool).toBeDefined();
+      expect(chain.contracts.spokePool).not.toBe(withBridges.chains[i]!.contracts.spokePool);
+      const provider = devnet.handles[i].provider;
+      const spoke = new Contract(chain.contracts.spokePool!, spokePoolInterface(), provider);
+      expect(await spoke.getFunction('owner')()).toBe(devnetKeys().bridgeAdmin.address);
+      const usdc = chain.tokens.find((t) => t.symbol === 'USDC')!.address;
+      const allowance = (await new Contract(
+        usdc,
+        ['function allowance(address, address) view returns (uint256)'],
+        provider,
+      ).getFunction('allowance')(devnetKeys().relayer.address, chain.contracts.spokePool)) as bigint;
+      expect(allowance).toBe(2n ** 256n - 1n);
+    }
+    expect(readManifest(dataDir)).toEqual(devnet.manifest);
   });
 });

@@ -11,7 +11,13 @@ import { movePrice } from '../../devnet/market-mover';
 import { startChain, type ChainHandle } from '../../devnet/start-chain';
 import { ERC20_ABI, FAR_DEADLINE, V2_ROUTER_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
 import { deployWorld, type DeployedWorld } from '../../devnet/world/deploy-world';
+import { bridgeInventory } from '../../devnet/world/bridge-inventory';
 import { tokenListOf } from '../../devnet/world/token-list';
+import {
+  crossChainEntryInterface,
+  lockReleaseBridgeInterface,
+  spokePoolInterface,
+} from '../../shared/bridges/contracts';
 import { referencePrice, reserveTotals, worldSpec } from '../../devnet/world/world-spec';
 
 const keys = devnetKeys();
@@ -254,6 +260,56 @@ describe.each([1, 137])('the fixture world of chain %i', (chainId) => {
     expect(world.executors).toEqual(keys.executors.map((e) => e.address));
   });
 
+  it('deploys the bridges: the Across SpokePool owned by the bridge admin, our entry and lock-release bridge', async () => {
+    const { chain, world } = get();
+    const spokePool = world.contracts.spokePool!;
+    const spoke = new Contract(spokePool, spokePoolInterface(), chain.provider);
+    expect(await spoke.getFunction('owner')()).toBe(keys.bridgeAdmin.address);
+    expect(await spoke.getFunction('withdrawalRecipient')()).toBe(keys.bridgeAdmin.address);
+    expect(await spoke.getFunction('wrappedNativeToken')()).toBe(world.contracts.weth);
+    expect(await spoke.getFunction('depositQuoteTimeBuffer')()).toBe(3600n);
+    expect(await spoke.getFunction('fillDeadlineBuffer')()).toBe(86_400n);
+    expect(await spoke.getFunction('numberOfDeposits')()).toBe(0n);
+    // The proxy's implementation slot (ERC-1967) holds code of its own.
+    const slot = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
+    const implementation = `0x${(await chain.provider.getStorage(spokePool, slot)).slice(26)}`;
+    expect((await chain.provider.getCode(implementation)).length).toBeGreaterThan(2);
+    const entry = new Contract(world.contracts.crossChainEntry!, crossChainEntryInterface(), chain.provider);
+    expect(await entry.getFunction('spokePool')()).toBe(spokePool);
+    expect(await entry.getFunction('lockReleaseBridge')()).toBe(world.contracts.lockReleaseBridge);
+    expect(await entry.getFunction('wrappedNative')()).toBe(world.contracts.weth);
+    expect(await entry.getFunction('protocolFeeRecipient')()).toBe(keys.protocolFeeRecipient);
+    const bridge = new Contract(
+      world.contracts.lockReleaseBridge!,
+      lockReleaseBridgeInterface(),
+      chain.provider,
+    );
+    expect(await bridge.getFunction('releaser')()).toBe(keys.bridgeAdmin.address);
+    expect(await bridge.getFunction('wrappedNative')()).toBe(world.contracts.weth);
+    expect([world.relayer, world.bridgeAdmin]).toEqual([keys.relayer.address, keys.bridgeAdmin.address]);
+  });
+
+  it('seeds the relayer’s inventory, approved to the SpokePool, and the lock-release bridge’s liquidity', async () => {
+    const { chain, world } = get();
+    const inventory = bridgeInventory(worldSpec(chainId));
+    expect(inventory.map((t) => t.symbol)).toEqual(
+      chainId === 137 ? ['WPOL', 'USDC', 'USDT', 'DAI', 'WETH'] : ['WETH', 'USDC', 'USDT', 'DAI'],
+    );
+    for (const item of inventory) {
+      const erc20 = new Contract(tokenOf(world, item.symbol).address, ERC20_ABI, chain.provider);
+      expect(await erc20.getFunction('balanceOf')(keys.relayer.address)).toBe(item.relayer);
+      expect(await erc20.getFunction('allowance')(keys.relayer.address, world.contracts.spokePool)).toBe(
+        MaxUint256,
+      );
+      expect(await erc20.getFunction('balanceOf')(world.contracts.lockReleaseBridge)).toBe(item.bridge);
+    }
+    // 50,000 USDC and 10 WETH move many times over; the relayer keeps native coins for gas (and native fills).
+    const usdc = inventory.find((t) => t.symbol === 'USDC')!;
+    expect(usdc.relayer).toBe(1_000_000n * 10n ** 6n);
+    expect(inventory.find((t) => t.symbol === 'WETH')!.relayer).toBeGreaterThan(300n * COIN);
+    expect(await chain.provider.getBalance(keys.relayer.address)).toBeGreaterThan(1_000_000n * COIN);
+  });
+
   it('builds a manifest entry that passes the validator, and a token list', () => {
     const { chain, world, manifest } = get();
     expect(manifestErrors({ version: 1, chains: [manifest] })).toEqual([]);
@@ -302,6 +358,9 @@ describe('the manifest file', () => {
       'swapRouter',
       'spender',
       'orderExecutor',
+      'spokePool',
+      'crossChainEntry',
+      'lockReleaseBridge',
     ]);
     expect(Object.keys((chain.tokens as unknown as object[])[0])).toEqual(['symbol', 'address', 'decimals']);
     expect(Object.keys((chain.accounts as unknown as object[])[0])).toEqual(['address', 'privateKey']);
@@ -316,6 +375,7 @@ describe('the manifest file', () => {
         { ...good, contracts: { ...good.contracts, weth: good.contracts.weth.toLowerCase() } },
       ],
       ['missing contract', { ...good, contracts: { ...good.contracts, spender: undefined } }],
+      ['two bridges of three', { ...good, contracts: { ...good.contracts, lockReleaseBridge: undefined } }],
       [
         'reordered keys',
         {

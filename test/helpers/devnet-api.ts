@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JsonRpcProvider } from 'ethers';
+import { devnetBridgeEnv } from '../../devnet/bridge-keys';
 import { loadDevnetConfig } from '../../devnet/devnet-config';
 import type { ManifestChain } from '../../devnet/manifest';
 import type { ChainHandle } from '../../devnet/start-chain';
@@ -27,8 +28,15 @@ export interface DevnetApi {
   close(): Promise<void>;
 }
 
-/** `dataDirPrefix` names the temporary data folder (e.g. `tas-quotes-`). */
-export async function startDevnetApi(chainId: number, dataDirPrefix: string): Promise<DevnetApi> {
+/**
+ * `dataDirPrefix` names the temporary data folder (e.g. `tas-quotes-`). `devnetEnv` overrides the devnet settings
+ * (e.g. `{ DEVNET_CHAINS: '1,137', DEVNET_PORTS: '0,0' }` for two chains; `manifest` is then the first one).
+ */
+export async function startDevnetApi(
+  chainId: number,
+  dataDirPrefix: string,
+  devnetEnv: Record<string, string> = {},
+): Promise<DevnetApi> {
   const dataDir = mkdtempSync(path.join(tmpdir(), dataDirPrefix));
   // Last started, first stopped; also what a failed start leaves behind.
   const stops: Array<() => Promise<void>> = [async () => rmSync(dataDir, { recursive: true, force: true })];
@@ -37,13 +45,19 @@ export async function startDevnetApi(chainId: number, dataDirPrefix: string): Pr
   };
   try {
     const devnet = await startDevnet(
-      loadDevnetConfig({ DATA_DIR: dataDir, DEVNET_CHAINS: String(chainId), DEVNET_PORTS: '0' }),
+      loadDevnetConfig({
+        DATA_DIR: dataDir,
+        DEVNET_CHAINS: String(chainId),
+        DEVNET_PORTS: '0',
+        ...devnetEnv,
+      }),
       createLogger('silent', 'test'),
     );
     stops.push(() => devnet.stop());
     const target = await createStoreTarget('sqlite');
     stops.push(() => target.cleanup());
-    const running = await startApi(target, {}, { chains: devnet.chains });
+    // The api names the devnet's relayer in its intent quotes, as in embedded mode.
+    const running = await startApi(target, devnetBridgeEnv({}), { chains: devnet.chains });
     stops.push(() => running.close());
     const client = await newAccountClient(running.baseUrl);
     return {

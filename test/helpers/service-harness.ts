@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JsonRpcProvider } from 'ethers';
 import { loadDevnetConfig } from '../../devnet/devnet-config';
+import { devnetBridgeEnv } from '../../devnet/bridge-keys';
 import { devnetKeys } from '../../devnet/keys';
 import type { ManifestChain } from '../../devnet/manifest';
 import type { ChainHandle } from '../../devnet/start-chain';
@@ -76,7 +77,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   );
   const manifest = devnet.manifest.chains[0]!;
   const target = await createStoreTarget(opts.storeKind ?? 'sqlite');
-  const env = { ...FAST_KEEPER_ENV, ...opts.env };
+  // The devnet's relayer and bridge admin keys, as in embedded mode, so cross-chain transfers relay and settle.
+  const env = { ...FAST_KEEPER_ENV, ...opts.env, ...devnetBridgeEnv(opts.env ?? {}) };
   // As in embedded mode, the keepers share the api's pool state: each chain's pools are loaded once.
   const api = await startApi(target, env, { chains: devnet.chains }, { blockPollMs: KEEPER_BLOCK_POLL_MS });
   const config = testConfig(target, env, { chains: devnet.chains });

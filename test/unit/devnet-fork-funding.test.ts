@@ -129,7 +129,15 @@ describe.each([1, 137])('the real tokens forked mode knows on chain %i', (chainI
       name: `chain ${chainId}`,
       rpcUrl: 'http://127.0.0.1:8545',
       nativeSymbol: spec.nativeSymbol,
-      contracts: { ...world.contracts, swapRouter: ours, spender: ours, orderExecutor: ours },
+      contracts: {
+        ...world.contracts,
+        swapRouter: ours,
+        spender: ours,
+        orderExecutor: ours,
+        spokePool: ours,
+        crossChainEntry: ours,
+        lockReleaseBridge: ours,
+      },
       tokens: world.tokens,
       accounts: [],
     };

@@ -1,0 +1,267 @@
+import { Interface, MaxUint256, ZeroAddress, type JsonRpcProvider, type Wallet } from 'ethers';
+import { loadArtifact } from '../../contracts-abi/artifacts';
+import { TEST_TOKEN_ABI, WETH_ABI } from './abis';
+import { bridgeInventory } from './bridge-inventory';
+import { loadNpmArtifact } from './npm-artifacts';
+import { TxQueue, type MiningControls } from './tx-queue';
+import type { WorldSpec } from './world-spec';
+
+/** The bridge contracts of one chain, as the manifest lists them. */
+export interface BridgeContracts {
+  /** The Across SpokePool's ERC1967 proxy (the address everyone calls). */
+  spokePool: string;
+  crossChainEntry: string;
+  lockReleaseBridge: string;
+}
+
+export interface BridgeContractsOptions {
+  /** Wrapped native token (WETH9-compatible) of the chain. */
+  weth: string;
+  /** Owner of the SpokePool and releaser of the LockReleaseBridge. */
+  bridgeAdmin: string;
+  /** Receives CrossChainEntry's protocol fee. */
+  protocolFeeRecipient: string;
+}
+
+/** Quote timestamps may be this old at deposit time (Across's production value). */
+export const DEPOSIT_QUOTE_TIME_BUFFER = 3600;
+/** Fill deadlines may lie at most this far after the deposit. */
+export const FILL_DEADLINE_BUFFER = 86_400;
+
+// The proxy's constructor runs initialize(): EIP-712 domain, owner, admin and recipient slots.
+const PROXY_GAS = 1_500_000n;
+const OWNERSHIP_GAS = 100_000n;
+const MINT_GAS = 120_000n;
+const APPROVE_GAS = 80_000n;
+const TRANSFER_GAS = 80_000n;
+const DEPOSIT_GAS = 80_000n;
+/** Native coins a seeding wallet keeps for gas on top of what it wraps. */
+const GAS_RESERVE = 10n * 10n ** 18n;
+/** Creation code running Cancun's TSTORE and MCOPY, then STOP: PUSH0 PUSH0 TSTORE PUSH0 PUSH0 PUSH0 MCOPY STOP. */
+const CANCUN_PROBE = '0x5f5f5d5f5f5f5e00';
+
+/**
+ * Whether the chain runs Cancun's opcodes, which the published SpokePool build uses (MCOPY): anvil does, ganache
+ * (Shanghai at most) does not, and a chain without them gets no bridges.
+ */
+export async function supportsBridges(provider: JsonRpcProvider): Promise<boolean> {
+  try {
+    await provider.call({ data: CANCUN_PROBE });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Queues the intent bridge and the lock-and-release bridge on the queue's chain: the Across Ethereum_SpokePool
+ * implementation (no V5 gateway) behind an ERC1967Proxy initialized in its constructor, ownership handed to the
+ * bridge admin (the SpokePool's admin functions are onlyOwner there), our LockReleaseBridge released by the admin,
+ * and our CrossChainEntry in front of both.
+ */
+export function queueBridgeContracts(queue: TxQueue, opts: BridgeContractsOptions): BridgeContracts {
+  const spokeArtifact = loadNpmArtifact('Ethereum_SpokePool');
+  const implementation = queue.deploy('Ethereum_SpokePool (implementation)', spokeArtifact, [
+    opts.weth,
+    DEPOSIT_QUOTE_TIME_BUFFER,
+    FILL_DEADLINE_BUFFER,
+    ZeroAddress,
+  ]);
+  // initialize(initialDepositId, withdrawalRecipient): the deployer becomes owner (msg.sender of the proxy's
+  // constructor) and passes ownership on below; the admin also receives any amountToReturn of a refund leaf.
+  const initialize = new Interface(spokeArtifact.abi).encodeFunctionData('initialize', [0, opts.bridgeAdmin]);
+  const spokePool = queue.deploy(
+    'ERC1967Proxy (SpokePool)',
+    loadNpmArtifact('ERC1967Proxy'),
+    [implementation, initialize],
+    PROXY_GAS,
+  );
+  queue.call(
+    'SpokePool.transferOwnership(bridgeAdmin)',
+    spokePool,
+    spokeArtifact.abi,
+    'transferOwnership',
+    [opts.bridgeAdmin],
+    OWNERSHIP_GAS,
+  );
+  const lockReleaseBridge = queue.deploy('LockReleaseBridge', loadArtifact('LockReleaseBridge'), [
+    opts.bridgeAdmin,
+    opts.weth,
+  ]);
+  const crossChainEntry = queue.deploy('CrossChainEntry', loadArtifact('CrossChainEntry'), [
+    spokePool,
+    lockReleaseBridge,
+    opts.weth,
+    opts.protocolFeeRecipient,
+  ]);
+  return { spokePool, crossChainEntry, lockReleaseBridge };
+}
+
+/** Mints the TestTokens of the bridge inventory to the relayer and the LockReleaseBridge (the wrapped native aside). */
+export function queueBridgeTokenSupply(
+  queue: TxQueue,
+  spec: WorldSpec,
+  addressOf: (symbol: string) => string,
+  to: { relayer: string; lockReleaseBridge: string },
+): void {
+  for (const token of bridgeInventory(spec).filter((t) => !t.wrapped)) {
+    queue.call(
+      `${token.symbol}.mint(relayer)`,
+      addressOf(token.symbol),
+      TEST_TOKEN_ABI,
+      'mint',
+      [to.relayer, token.relayer],
+      MINT_GAS,
+    );
+    queue.call(
+      `${token.symbol}.mint(LockReleaseBridge)`,
+      addressOf(token.symbol),
+      TEST_TOKEN_ABI,
+      'mint',
+      [to.lockReleaseBridge, token.bridge],
+      MINT_GAS,
+    );
+  }
+}
+
+export interface BridgeWalletsOptions {
+  provider: JsonRpcProvider;
+  mining?: MiningControls;
+  relayer: Wallet;
+  bridgeAdmin: Wallet;
+  weth: string;
+  contracts: BridgeContracts;
+  /** Native coins the relayer wraps into its inventory. */
+  relayerWraps: bigint;
+  /** Tokens the relayer approves the SpokePool for (without limit), so a fill needs no approval first. */
+  relayerTokens: readonly string[];
+  /** Native coins the admin wraps before its transfers. */
+  adminWraps: bigint;
+  /** What the admin sends the LockReleaseBridge out of its own balance. */
+  adminTransfers: ReadonlyArray<{ token: string; amount: bigint }>;
+}
+
+async function checkBalance(provider: JsonRpcProvider, wallet: Wallet, wraps: bigint, role: string) {
+  const balance = await provider.getBalance(wallet.address);
+  if (balance < wraps + GAS_RESERVE)
+    throw new Error(
+      `the ${role} ${wallet.address} holds ${balance} wei; seeding the bridges needs ${wraps + GAS_RESERVE}`,
+    );
+}
+
+/**
+ * The transactions only the relayer and the bridge admin can sign, sent once the tokens and bridges exist: the
+ * relayer wraps its native inventory and approves the SpokePool, the admin funds the LockReleaseBridge. The two
+ * streams run side by side.
+ */
+export async function seedBridgeWallets(opts: BridgeWalletsOptions): Promise<void> {
+  const relayer = opts.relayer.connect(opts.provider);
+  const admin = opts.bridgeAdmin.connect(opts.provider);
+  await Promise.all([
+    checkBalance(opts.provider, relayer, opts.relayerWraps, 'relayer'),
+    checkBalance(opts.provider, admin, opts.adminWraps, 'bridge admin'),
+  ]);
+  const [relayerQueue, adminQueue] = await Promise.all([
+    TxQueue.create(opts.provider, relayer, { mining: opts.mining }),
+    TxQueue.create(opts.provider, admin, { mining: opts.mining }),
+  ]);
+  if (opts.relayerWraps > 0n)
+    relayerQueue.call('relayer wraps', opts.weth, WETH_ABI, 'deposit', [], DEPOSIT_GAS, opts.relayerWraps);
+  for (const token of opts.relayerTokens) {
+    relayerQueue.call(
+      `relayer approves the SpokePool for ${token}`,
+      token,
+      WETH_ABI,
+      'approve',
+      [opts.contracts.spokePool, MaxUint256],
+      APPROVE_GAS,
+    );
+  }
+  if (opts.adminWraps > 0n)
+    adminQueue.call('bridge admin wraps', opts.weth, WETH_ABI, 'deposit', [], DEPOSIT_GAS, opts.adminWraps);
+  for (const { token, amount } of opts.adminTransfers) {
+    adminQueue.call(
+      `bridge admin funds the LockReleaseBridge with ${token}`,
+      token,
+      WETH_ABI,
+      'transfer',
+      [opts.contracts.lockReleaseBridge, amount],
+      TRANSFER_GAS,
+    );
+  }
+  // Both are awaited before failing: neither queue is left sending to a chain a caller stops on the error.
+  const results = await Promise.allSettled([relayerQueue.flush(), adminQueue.flush()]);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/**
+ * Deploys the bridges alone with their own queue, e.g. on a forked chain after our other contracts; deployWorld
+ * queues the same transactions in its one stream.
+ */
+export async function deployBridgeContracts(
+  opts: BridgeContractsOptions & { provider: JsonRpcProvider; deployer: Wallet; mining?: MiningControls },
+): Promise<BridgeContracts> {
+  const queue = await TxQueue.create(opts.provider, opts.deployer.connect(opts.provider), {
+    mining: opts.mining,
+  });
+  const contracts = queueBridgeContracts(queue, opts);
+  await queue.flush();
+  return contracts;
+}
+
+export interface AddBridgesOptions {
+  provider: JsonRpcProvider;
+  mining?: MiningControls;
+  spec: WorldSpec;
+  /** Token address by symbol, of the world already deployed. */
+  addressOf: (symbol: string) => string;
+  deployer: Wallet;
+  relayer: Wallet;
+  bridgeAdmin: Wallet;
+  weth: string;
+  protocolFeeRecipient: string;
+}
+
+/**
+ * Adds the bridges, the relayer's inventory and the LockReleaseBridge's liquidity to a fixture world deployed before
+ * the bridges existed (a data folder of an earlier version), as deployWorld would have.
+ */
+export async function addBridgesToWorld(opts: AddBridgesOptions): Promise<BridgeContracts> {
+  const queue = await TxQueue.create(opts.provider, opts.deployer.connect(opts.provider), {
+    mining: opts.mining,
+  });
+  const contracts = queueBridgeContracts(queue, {
+    weth: opts.weth,
+    bridgeAdmin: opts.bridgeAdmin.address,
+    protocolFeeRecipient: opts.protocolFeeRecipient,
+  });
+  queueBridgeTokenSupply(queue, opts.spec, opts.addressOf, {
+    relayer: opts.relayer.address,
+    lockReleaseBridge: contracts.lockReleaseBridge,
+  });
+  await queue.flush();
+  await seedBridgeWallets(worldBridgeSeeding(opts, contracts));
+  return contracts;
+}
+
+/** The relayer's and the admin's part of a fixture world's bridges: both wrap native coins of their own. */
+export function worldBridgeSeeding(
+  opts: Omit<AddBridgesOptions, 'deployer' | 'protocolFeeRecipient'>,
+  contracts: BridgeContracts,
+): BridgeWalletsOptions {
+  const inventory = bridgeInventory(opts.spec);
+  const wrapped = inventory.find((t) => t.wrapped)!;
+  return {
+    provider: opts.provider,
+    mining: opts.mining,
+    relayer: opts.relayer,
+    bridgeAdmin: opts.bridgeAdmin,
+    weth: opts.weth,
+    contracts,
+    relayerWraps: wrapped.relayer,
+    relayerTokens: inventory.map((t) => opts.addressOf(t.symbol)),
+    adminWraps: wrapped.bridge,
+    adminTransfers: [{ token: opts.weth, amount: wrapped.bridge }],
+  };
+}
