@@ -5,7 +5,7 @@ import type { Logger } from '../shared/log/create-logger';
 import type { QuoteEngine } from '../shared/routing/quote-engine';
 import type { Prices, PriceListToken } from '../shared/routing/prices/usd-prices';
 import type { Store } from '../shared/store/store';
-import { ChainKeeper } from './chain-keeper';
+import { ChainKeeper, type TickStage } from './chain-keeper';
 import { ClaimStage } from './claim/claim-stage';
 import { DcaScheduler } from './dca/dca-scheduler';
 import { DcaWork } from './dca/dca-work';
@@ -44,6 +44,8 @@ export interface ChainKeeperParts {
   owner: string;
   log: Logger;
   now: () => number;
+  /** Further kinds of work run after the order batches (the cross-chain relay stages), in order. */
+  more?: readonly TickStage[];
 }
 
 /** Orders per batch: the configured maximum, within what the batch gas cap holds. */
@@ -154,7 +156,7 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
         log,
         now,
       }),
-      more: [],
+      more: parts.more ?? [],
       publish: new PublishStage(publisher, availability, now),
     },
     engine,

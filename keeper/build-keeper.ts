@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { ChainClients } from '../shared/chain/chain-clients';
+import { TransferPricing } from '../shared/bridges/transfer-pricing';
 import { ChainRegistry } from '../shared/chain/chain-registry';
 import { RpcMetrics } from '../shared/chain/rpc-metrics';
 import type { AppConfig, ChainConfig, ChainContracts } from '../shared/config/config-schema';
@@ -19,6 +20,7 @@ import { keeperHealth } from './keeper-health';
 import { TickLoop } from './tick-loop';
 import { KeeperMetrics } from './keeper-metrics';
 import { OrderIndex } from './select/order-index';
+import { RelayStages } from './relay/build-relay-stages';
 import { OrderIndexSync } from './select/order-index-sync';
 import { loadExecutorWallets } from './submit/executor-keys';
 
@@ -116,6 +118,23 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     },
   );
 
+  // The cross-chain relay: stages on chains with a bridge contract, once the relayer / bridge admin keys are set.
+  const tokensOf = (id: number) => listed.get(id) ?? [];
+  const relay = new RelayStages({
+    keeper: config.keeper,
+    crossChain: config.crossChain,
+    chains: chains.all(),
+    clients,
+    store,
+    pricing: new TransferPricing({ chains, engine: quoting.engine, prices, tokensOf }),
+    prices,
+    tokensOf,
+    metrics,
+    owner,
+    log,
+    now,
+  });
+
   const keepers: ChainKeeper[] = [];
   for (const chain of chains.all()) {
     const client = clients.find(chain.chainId);
@@ -136,16 +155,19 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
         owner,
         log: log.child({ chainId }),
         now,
+        more: relay.stagesFor(chain, client),
       }),
     );
   }
 
   const chainIds = keepers.map((k) => k.chainId);
   const countOpenOrders = async (): Promise<void> => {
-    const [limit, dca] = await Promise.all([
+    const [limit, dca, transfers] = await Promise.all([
       store.keeperLimitOrders.countOpen(),
       store.keeperDca.countOpen(),
+      store.transfers.countByStatus(),
     ]);
+    metrics.setTransfers(transfers);
     for (const chainId of chainIds) {
       const of = (rows: typeof limit) =>
         Object.fromEntries(rows.filter((r) => r.chainId === chainId).map((r) => [r.status, r.count]));
@@ -166,6 +188,8 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
         taken[repository.kind] += released.length;
       }
     }
+    // Transfers claimed and never signed likewise (signed ones are followed: their rows name this owner).
+    taken.transfers = await store.transfers.releaseLeasesOf(owner, now());
     if (Object.values(taken).some((n) => n > 0))
       log.info({ owner, ...taken }, 'took back the claims of a previous run of this keeper');
   };
@@ -230,7 +254,10 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
           resolve(`http://${config.host}:${port}`);
         });
       });
-      log.info({ owner, chains: keepers.length, executors: signers.length }, 'keeper started');
+      log.info(
+        { owner, chains: keepers.length, executors: signers.length, relayer: relay.relayerAddress ?? null },
+        'keeper started',
+      );
       return { adminUrl };
     },
     async stop() {

@@ -15,6 +15,11 @@ export const KEEPER_STAGES = [
   'track',
   'settle',
   'dca',
+  'relay_index',
+  'relay_fill',
+  'relay_settle',
+  'relay_release',
+  'relay_inventory',
 ] as const;
 export type KeeperStage = (typeof KEEPER_STAGES)[number];
 
@@ -40,6 +45,26 @@ export type FailureDisposition = (typeof FAILURE_DISPOSITIONS)[number];
 /** How a DCA iteration ended (its final DCA order state). */
 export const DCA_ITERATION_RESULTS = ['successful', 'error', 'expired', 'cancelled'] as const;
 export type DcaIterationResult = (typeof DCA_ITERATION_RESULTS)[number];
+
+/** The cross-chain providers the keeper relays (see shared/store/repositories/transfer-rows.ts). */
+export const RELAY_PROVIDERS = ['intent', 'lock-release'] as const;
+export type RelayProvider = (typeof RELAY_PROVIDERS)[number];
+
+/**
+ * How one of the relayer's fills (or one of the bridge admin's releases) ended: `filled` (its receipt succeeded),
+ * `filled_by_other` (another relayer filled the deposit first), `reverted` (retried later), `dropped` (its nonce
+ * went to another transaction; retried), `not_sent` (the simulation or the broadcast failed; retried).
+ */
+export const RELAY_OUTCOMES = ['filled', 'filled_by_other', 'reverted', 'dropped', 'not_sent'] as const;
+export type RelayOutcome = (typeof RELAY_OUTCOMES)[number];
+
+/** What a root bundle leaf paid on the origin: the relayer's repayment for a fill, or a depositor's refund. */
+export const SETTLEMENT_KINDS = ['repayment', 'refund'] as const;
+export type SettlementKind = (typeof SETTLEMENT_KINDS)[number];
+
+/** Steps of a root bundle's life on a SpokePool. */
+export const BUNDLE_EVENTS = ['planned', 'relayed', 'executed'] as const;
+export type BundleEvent = (typeof BUNDLE_EVENTS)[number];
 
 /** `status` of a transaction receipt. */
 export const RECEIPT_STATUSES = ['success', 'reverted'] as const;
@@ -88,6 +113,9 @@ const INCLUSION_SECONDS_BUCKETS = [0.5, 1, 2, 3, 5, 8, 13, 20, 30, 45, 60, 120, 
  * Fees valued in the chain's native coin span decades between chains (ETH against POL) and gas prices: log-spaced
  * buckets.
  */
+/** Origin receipt to destination fill: the goal is 2 destination blocks, about 2 s. */
+const FILL_LATENCY_BLOCK_BUCKETS = [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50, 100];
+const FILL_LATENCY_SECONDS_BUCKETS = [0.5, 1, 2, 3, 4, 6, 8, 10, 15, 20, 30, 60, 120, 300];
 const FEE_NATIVE_BUCKETS = [
   1e-7, 1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 50,
 ];
@@ -114,6 +142,8 @@ function native(wei: bigint): number {
 export class KeeperMetrics {
   readonly registry = new Registry();
   private readonly chains = new Set<number>();
+  /** (provider, status) pairs of the transfers gauge written so far. */
+  private readonly transferSeries = new Set<string>();
 
   readonly openLimitOrders = new Gauge({
     name: 'tas_keeper_open_limit_orders',
@@ -353,6 +383,69 @@ export class KeeperMetrics {
     registers: [this.registry],
   });
 
+  readonly relayDepositsTotal = new Counter({
+    name: 'tas_keeper_relay_deposits_total',
+    help: 'Bridge deposits the keeper indexed from an origin chain (new or read again after a reorg), by origin chain and provider (intent, lock-release)',
+    labelNames: ['chain_id', 'provider'] as const,
+    registers: [this.registry],
+  });
+  readonly relayFillsTotal = new Counter({
+    name: 'tas_keeper_relay_fills_total',
+    help: 'Destination transactions of the relayer (intent fills) and the bridge admin (lock-release releases), by destination chain, provider and outcome (filled, filled_by_other, reverted, dropped, not_sent)',
+    labelNames: ['chain_id', 'provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly relayFillLatencyBlocks = new Histogram({
+    name: 'tas_keeper_relay_fill_latency_blocks',
+    help: 'Destination blocks from the head when the deposit was first seen to the block of its fill, per transfer, by destination chain and provider',
+    labelNames: ['chain_id', 'provider'] as const,
+    buckets: FILL_LATENCY_BLOCK_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly relayFillLatencySeconds = new Histogram({
+    name: 'tas_keeper_relay_fill_latency_seconds',
+    help: 'Seconds from the origin block of the deposit to the destination block of its fill (chain clocks), per transfer, by destination chain and provider',
+    labelNames: ['chain_id', 'provider'] as const,
+    buckets: FILL_LATENCY_SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly relaySettlementsTotal = new Counter({
+    name: 'tas_keeper_relay_settlements_total',
+    help: 'Transfers paid on their origin chain by an executed root bundle leaf, by origin chain and kind (repayment of our fill, refund of an expired deposit)',
+    labelNames: ['chain_id', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly relayExpiredTotal = new Counter({
+    name: 'tas_keeper_relay_expired_total',
+    help: 'Intent deposits found past their fill deadline and unfilled at a confirmed destination block (their refund is due), by origin chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly relayBundlesTotal = new Counter({
+    name: 'tas_keeper_relay_root_bundles_total',
+    help: 'Root bundles of repayments and refunds on a SpokePool, by origin chain and event (planned, relayed, executed)',
+    labelNames: ['chain_id', 'event'] as const,
+    registers: [this.registry],
+  });
+  readonly relayRebalancesTotal = new Counter({
+    name: 'tas_keeper_relay_rebalances_total',
+    help: 'Relayer inventory moves sent through the lock-and-release bridge, by the chain they leave',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly relayerInventory = new Gauge({
+    name: 'tas_keeper_relayer_inventory',
+    help: "Relayer inventory in whole tokens, by chain, token symbol and relayer wallet (the intent bridge's fills pay out of it)",
+    labelNames: ['chain_id', 'token', 'wallet'] as const,
+    registers: [this.registry],
+  });
+  readonly transfers = new Gauge({
+    name: 'tas_keeper_transfers',
+    help: 'Cross-chain transfers in the store, by provider and status',
+    labelNames: ['provider', 'status'] as const,
+    registers: [this.registry],
+  });
+
   readonly unhandledErrorsTotal = new Counter({
     name: 'tas_keeper_unhandled_errors_total',
     help: 'Errors caught by the loop wrapper rather than classified by a stage, by stage (main: outside the stages)',
@@ -390,8 +483,18 @@ export class KeeperMetrics {
       this.transactionsSentTotal,
       this.replacementsTotal,
       this.droppedTotal,
+      this.relayExpiredTotal,
+      this.relayRebalancesTotal,
     ])
       counter.inc(chain, 0);
+    for (const provider of RELAY_PROVIDERS) {
+      this.relayDepositsTotal.inc({ chain_id, provider }, 0);
+      this.relayFillLatencyBlocks.zero({ chain_id, provider });
+      this.relayFillLatencySeconds.zero({ chain_id, provider });
+      for (const outcome of RELAY_OUTCOMES) this.relayFillsTotal.inc({ chain_id, provider, outcome }, 0);
+    }
+    for (const kind of SETTLEMENT_KINDS) this.relaySettlementsTotal.inc({ chain_id, kind }, 0);
+    for (const event of BUNDLE_EVENTS) this.relayBundlesTotal.inc({ chain_id, event }, 0);
     for (const histogram of [
       this.selectionDuration,
       this.batchSize,
@@ -592,6 +695,56 @@ export class KeeperMetrics {
 
   setClaimsHeld(chainId: number, held: boolean): void {
     this.claimsHeld.set({ chain_id: String(chainId) }, held ? 1 : 0);
+  }
+
+  relayDeposits(chainId: number, provider: RelayProvider, count: number): void {
+    if (count > 0) this.relayDepositsTotal.inc({ chain_id: String(chainId), provider }, count);
+  }
+
+  relayFill(chainId: number, provider: RelayProvider, outcome: RelayOutcome): void {
+    this.relayFillsTotal.inc({ chain_id: String(chainId), provider, outcome });
+  }
+
+  /** One transfer's latency from its origin deposit to its destination fill or release. */
+  relayFillLatency(chainId: number, provider: RelayProvider, blocks: number, seconds: number): void {
+    const labels = { chain_id: String(chainId), provider };
+    this.relayFillLatencyBlocks.observe(labels, Math.max(0, blocks));
+    this.relayFillLatencySeconds.observe(labels, Math.max(0, seconds));
+  }
+
+  relaySettlement(chainId: number, kind: SettlementKind, count: number): void {
+    if (count > 0) this.relaySettlementsTotal.inc({ chain_id: String(chainId), kind }, count);
+  }
+
+  relayExpired(chainId: number): void {
+    this.relayExpiredTotal.inc({ chain_id: String(chainId) });
+  }
+
+  relayBundle(chainId: number, event: BundleEvent): void {
+    this.relayBundlesTotal.inc({ chain_id: String(chainId), event });
+  }
+
+  relayRebalance(chainId: number): void {
+    this.relayRebalancesTotal.inc({ chain_id: String(chainId) });
+  }
+
+  /** `units` of a token of `decimals` the relayer wallet holds, exported in whole tokens. */
+  setRelayerInventory(chainId: number, token: string, wallet: string, units: bigint, decimals: number): void {
+    this.relayerInventory.set({ chain_id: String(chainId), token, wallet }, Number(units) / 10 ** decimals);
+  }
+
+  /** Sets every (provider, status) seen, so a status that emptied reads 0 rather than its last count. */
+  setTransfers(counts: readonly { provider: string; status: string; count: number }[]): void {
+    const now = new Map(counts.map((c) => [`${c.provider}\u0000${c.status}`, c]));
+    for (const key of this.transferSeries) {
+      if (now.has(key)) continue;
+      const [provider, status] = key.split('\u0000');
+      this.transfers.set({ provider, status }, 0);
+    }
+    for (const [key, { provider, status, count }] of now) {
+      this.transferSeries.add(key);
+      this.transfers.set({ provider, status }, count);
+    }
   }
 
   unhandledError(stage: KeeperStage | 'main'): void {

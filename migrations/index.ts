@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as initial from './20261121000001_initial';
 import * as keeper from './20261122000001_keeper';
+import * as crossChain from './20261124000001_cross_chain';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -11,4 +12,5 @@ interface Migration {
 export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261121000001_initial', initial],
   ['20261122000001_keeper', keeper],
+  ['20261124000001_cross_chain', crossChain],
 ];

@@ -10,7 +10,9 @@ import { KeeperTransactionsRepository } from './repositories/keeper-transactions
 import { LimitOrdersRepository } from './repositories/limit-orders-repository';
 import { NoncesRepository } from './repositories/nonces-repository';
 import { ReferencePricesRepository } from './repositories/reference-prices-repository';
+import { RootBundlesRepository } from './repositories/root-bundles-repository';
 import { TokensRepository } from './repositories/tokens-repository';
+import { TransfersRepository } from './repositories/transfers-repository';
 
 /** The store both processes share: one knex and the repositories over it. */
 export interface Store {
@@ -26,6 +28,10 @@ export interface Store {
   keeperLimitOrders: KeeperLimitOrdersRepository;
   keeperDca: KeeperDcaRepository;
   keeperTransactions: KeeperTransactionsRepository;
+  /** Cross-chain transfers the keeper relays and settles, with its scan cursors; the api reads their status. */
+  transfers: TransfersRepository;
+  /** Root bundles the keeper proposes to SpokePools for repayments and refunds. */
+  rootBundles: RootBundlesRepository;
   close(): Promise<void>;
 }
 
@@ -42,6 +48,8 @@ export function storeOver(knex: Knex, dialect: Dialect, reader: FastReader): Sto
     keeperLimitOrders: new KeeperLimitOrdersRepository(knex, dialect),
     keeperDca: new KeeperDcaRepository(knex, dialect),
     keeperTransactions: new KeeperTransactionsRepository(knex, dialect),
+    transfers: new TransfersRepository(knex, dialect),
+    rootBundles: new RootBundlesRepository(knex, dialect),
     close: async () => {
       await reader.close();
       await knex.destroy();

@@ -1,0 +1,194 @@
+import { parseUnits, Wallet } from 'ethers';
+import type { TransferPricing } from '../../shared/bridges/transfer-pricing';
+import type { ChainClient } from '../../shared/chain/chain-client';
+import type { ChainConfig, CrossChainConfig, KeeperConfig } from '../../shared/config/config-schema';
+import type { Logger } from '../../shared/log/create-logger';
+import type { PriceListToken, Prices } from '../../shared/routing/prices/usd-prices';
+import type { Store } from '../../shared/store/store';
+import type { TickStage } from '../chain-keeper';
+import type { KeeperMetrics } from '../keeper-metrics';
+import { ExecutorWallet } from '../submit/executor-wallet';
+import { FeePolicy } from '../submit/fee-policy';
+import { DepositIndexStage, type IndexedContract } from './deposit-index-stage';
+import { FillStage } from './fill-stage';
+import { FillValuation } from './fill-valuation';
+import { InventoryBook, type Watermarks } from './inventory-book';
+import { InventoryStage } from './inventory-stage';
+import type { RelayClients, RelayContext } from './relay-context';
+import { RelaySender } from './relay-sender';
+import { ReleaseStage } from './release-stage';
+import { SettleStage } from './settle-stage';
+
+export interface RelayWiring {
+  keeper: KeeperConfig;
+  crossChain: CrossChainConfig;
+  /** Every chain the keeper serves. */
+  chains: readonly ChainConfig[];
+  clients: RelayClients;
+  store: Pick<Store, 'transfers' | 'rootBundles'>;
+  pricing: TransferPricing;
+  prices: Pick<Prices, 'token'>;
+  tokensOf(chainId: number): readonly PriceListToken[];
+  metrics: KeeperMetrics;
+  owner: string;
+  log: Logger;
+  now: () => number;
+}
+
+/** Rebalancing: below half the average a chain runs low; above one and a half times it has to spare. */
+export const DEFAULT_WATERMARKS: Watermarks = { lowPercent: 50, highPercent: 150 };
+
+/** A wallet from a configured key; the error never carries the key. */
+function walletOf(key: string, role: string): Wallet | undefined {
+  if (!key) return undefined;
+  try {
+    return new Wallet(key);
+  } catch {
+    throw new Error(`the ${role} private key is not a valid secp256k1 private key`);
+  }
+}
+
+/**
+ * The relay stages of each chain, built from the configuration: deposit indexing where the chain has a SpokePool or
+ * a LockReleaseBridge; with the relayer key, fills (SpokePool) and inventory; with the bridge admin key, settlement
+ * (SpokePool) and releases (LockReleaseBridge). The relayer and the bridge admin each have one wallet per chain,
+ * shared by that chain's stages (which run one after another), never the executors'.
+ */
+export class RelayStages {
+  private readonly relayer: Wallet | undefined;
+  private readonly admin: Wallet | undefined;
+  private readonly book = new InventoryBook();
+  private readonly valuation: FillValuation;
+  private readonly senders = new Map<string, RelaySender>();
+
+  constructor(private readonly w: RelayWiring) {
+    this.relayer = walletOf(w.keeper.relayerPrivateKey, 'relayer');
+    this.admin = walletOf(w.keeper.bridgeAdminPrivateKey, 'bridge admin');
+    this.valuation = new FillValuation(w.pricing, (chainId, address) => w.prices.token(chainId, address));
+  }
+
+  /** The relayer's address, when a relayer key is configured. */
+  get relayerAddress(): string | undefined {
+    return this.relayer?.address;
+  }
+
+  stagesFor(chain: ChainConfig, client: ChainClient): TickStage[] {
+    const { w } = this;
+    const spokePool = chain.contracts?.spokePool;
+    const bridge = chain.contracts?.lockReleaseBridge;
+    if (!spokePool && !bridge) return [];
+    if (!this.relayer && !this.admin) return [];
+    const ctx: RelayContext = {
+      chainId: chain.chainId,
+      clients: w.clients,
+      transfers: w.store.transfers,
+      rootBundles: w.store.rootBundles,
+      metrics: w.metrics,
+      owner: w.owner,
+      leaseMs: w.keeper.leaseMs,
+      log: w.log.child({ chainId: chain.chainId, stage: 'relay' }),
+      now: w.now,
+    };
+    const contracts: IndexedContract[] = [
+      ...(spokePool ? [{ provider: 'intent' as const, address: spokePool }] : []),
+      ...(bridge ? [{ provider: 'lock-release' as const, address: bridge }] : []),
+    ];
+    const stages: TickStage[] = [new DepositIndexStage({ ...ctx, client, contracts })];
+    if (spokePool && this.relayer) {
+      stages.push(
+        new FillStage({
+          ...ctx,
+          client,
+          spokePool,
+          sender: this.sender(chain, client, this.relayer),
+          valuation: this.valuation,
+          confirmations: w.crossChain.intentConfirmations,
+          minProfitBps: w.crossChain.relayerMinProfitBps,
+        }),
+      );
+    }
+    if (bridge && this.admin) {
+      stages.push(
+        new ReleaseStage({
+          ...ctx,
+          client,
+          bridge,
+          sender: this.sender(chain, client, this.admin),
+          valuation: this.valuation,
+          confirmations: w.crossChain.lockReleaseConfirmations,
+        }),
+      );
+    }
+    if (spokePool && this.admin && this.relayer) {
+      stages.push(
+        new SettleStage({
+          ...ctx,
+          client,
+          spokePool,
+          sender: this.sender(chain, client, this.admin),
+          relayer: this.relayer.address,
+          spokePoolOf: (chainId) => w.chains.find((c) => c.chainId === chainId)?.contracts?.spokePool,
+          confirmationsOf: (chainId) =>
+            w.chains.find((c) => c.chainId === chainId)?.confirmations ?? w.keeper.confirmations,
+        }),
+      );
+    }
+    if (this.relayer) {
+      stages.push(
+        new InventoryStage({
+          ...ctx,
+          client,
+          sender: this.sender(chain, client, this.relayer),
+          wrappedNative: chain.wrappedNative,
+          tokens: () => w.tokensOf(chain.chainId),
+          pricing: w.pricing,
+          book: this.book,
+          bridge: this.admin ? bridge : undefined,
+          hasBridge: (chainId) =>
+            Boolean(w.chains.find((c) => c.chainId === chainId)?.contracts?.lockReleaseBridge),
+          tokenOf: (chainId, asset) => this.tokenOfAsset(chainId, asset),
+          watermarks: DEFAULT_WATERMARKS,
+        }),
+      );
+    }
+    return stages;
+  }
+
+  private tokenOfAsset(chainId: number, asset: string): PriceListToken | undefined {
+    const chain = this.w.chains.find((c) => c.chainId === chainId);
+    if (!chain) return undefined;
+    const wrapped = chain.wrappedNative.toLowerCase();
+    const candidates = this.w
+      .tokensOf(chainId)
+      .filter((t) => t.address.toLowerCase() === wrapped || !/^0xe{40}$/i.test(t.address));
+    return candidates.find(
+      (t) =>
+        this.w.pricing.assetOf({
+          chainId,
+          address: t.address,
+          symbol: t.symbol,
+          decimals: t.decimals,
+          native: false,
+        }) === asset,
+    );
+  }
+
+  private sender(chain: ChainConfig, client: ChainClient, signer: Wallet): RelaySender {
+    const key = `${chain.chainId}:${signer.address}`;
+    let sender = this.senders.get(key);
+    if (!sender) {
+      const { w } = this;
+      const wallet = new ExecutorWallet(signer, client, {
+        // Fills go out back to back; each is followed by its own row.
+        maxInFlight: 1_000,
+        onResync: (e) => w.metrics.nonceResync(chain.chainId, e.address),
+      });
+      const fees = new FeePolicy(client, {
+        maxFeePerGasCap: parseUnits(String(chain.maxFeePerGasGwei ?? w.keeper.maxFeePerGasGwei), 'gwei'),
+      });
+      sender = new RelaySender(client, wallet, fees);
+      this.senders.set(key, sender);
+    }
+    return sender;
+  }
+}

@@ -1,0 +1,520 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { isDuplicateKeyError, type Dialect } from '../create-knex';
+import { KeeperRowMoves } from './keeper-row-moves';
+import {
+  DONE_STATUS,
+  INITIAL_STATUS,
+  IN_FLIGHT_STATUS,
+  NO_FILL_TX,
+  depositColumns,
+  errorText,
+  transferFromRow,
+  type NewTransfer,
+  type Transfer,
+  type TransferProvider,
+  type TransferRow,
+  type TransferStatus,
+} from './transfer-rows';
+
+export * from './transfer-rows';
+
+const TABLE = 'cross_chain_transfers';
+const CURSORS = 'cross_chain_cursors';
+/** Rows a sweep looks at per call; the next tick takes the rest. */
+const SWEEP_LIMIT = 100;
+
+/**
+ * Cross-chain transfers (`cross_chain_transfers`), one row per deposit, unique per (provider, origin chain,
+ * deposit id), and the keeper's scan cursors (`cross_chain_cursors`). The keeper's moves, each one conditional
+ * statement that writes only where the row still is in the state the move starts from (and, while the keeper holds
+ * it, under the lease owner), bumping `version` and `updated_at`:
+ *
+ *   intent:        deposited ─claim─> filling ─markFilled─> filled ─(bundle)─> repaid
+ *                     ^   │             │  └─markFilledByOther─> filled_by_other
+ *                     │   │             └─releaseLease (revert, dropped: retry with back-off)─> deposited
+ *                     │   └─markExpired─> expired ─(bundle)─> refunded
+ *   lock-release:  locked ─claim─> releasing ─markFilled─> released
+ *   both:          initial ─markReorged─> reorged ─upsertDeposit (found again)─> initial
+ *
+ * The destination transaction's hash, raw bytes and nonce are written (`markSubmitted`) after signing and BEFORE
+ * the broadcast, so a keeper killed in between leaves something to follow rather than a fill nobody knows of. A
+ * claim's lease covers signing and following that transaction; a row whose lease ran out goes back to its initial
+ * state if nothing was signed (`reclaimExpiredLeases`), or is handed to a live keeper that follows the signed
+ * transaction (`takeOverExpired`). So keepers sharing the store never send two fills for one deposit: only the
+ * row's lease owner signs, and a new owner never signs while a signed transaction is unresolved.
+ *
+ * Settlement columns (repayment / refund) are written by the root bundles repository.
+ */
+export class TransfersRepository {
+  private readonly moves: KeeperRowMoves<TransferRow>;
+
+  constructor(
+    private readonly knex: Knex,
+    dialect: Dialect,
+  ) {
+    this.moves = new KeeperRowMoves(knex, dialect, TABLE);
+  }
+
+  /**
+   * Stores a deposit read from the origin chain. A new one is inserted in its initial state. One already known is
+   * rewritten only while nothing was done with it (initial or reorged): a re-read after a reorg may carry another
+   * block, or, as deposit ids are a counter, another deposit under the same id. Resolves what happened.
+   */
+  async upsertDeposit(deposit: NewTransfer, nowMs: number): Promise<'inserted' | 'updated' | 'unchanged'> {
+    const initial = INITIAL_STATUS[deposit.provider];
+    try {
+      await this.knex(TABLE).insert({
+        id: randomUUID(),
+        provider: deposit.provider,
+        origin_chain_id: deposit.originChainId,
+        deposit_id: deposit.depositId,
+        ...depositColumns(deposit),
+        status: initial,
+        ...NO_FILL_TX,
+        fill_block_number: null,
+        fill_block_hash: null,
+        filled_by: null,
+        lease_owner: null,
+        lease_expires_at: null,
+        attempts: 0,
+        next_attempt_at: 0,
+        last_error: null,
+        version: 0,
+        created_at: nowMs,
+        updated_at: nowMs,
+      });
+      return 'inserted';
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    const key = {
+      provider: deposit.provider,
+      origin_chain_id: deposit.originChainId,
+      deposit_id: deposit.depositId,
+    };
+    const changed = await this.knex(TABLE)
+      .where(key)
+      .whereIn('status', [initial, 'reorged'])
+      .andWhere((q) =>
+        q
+          .where('status', 'reorged')
+          .orWhereNot('deposit_block_hash', deposit.depositBlockHash)
+          .orWhereNot('deposit_tx_hash', deposit.depositTxHash)
+          .orWhereNot('deposit_log_index', deposit.depositLogIndex),
+      )
+      .update({ ...depositColumns(deposit), status: initial, next_attempt_at: 0, ...this.moves.bump(nowMs) });
+    return changed > 0 ? 'updated' : 'unchanged';
+  }
+
+  async findById(id: string): Promise<Transfer | undefined> {
+    const row: TransferRow | undefined = await this.knex(TABLE).where({ id }).first();
+    return row ? transferFromRow(row) : undefined;
+  }
+
+  /** The transfer of one deposit (the api's status reads it for the destination tx and the refund). */
+  async findByDeposit(
+    provider: TransferProvider,
+    originChainId: number,
+    depositId: string,
+  ): Promise<Transfer | undefined> {
+    const row: TransferRow | undefined = await this.knex(TABLE)
+      .where({ provider, origin_chain_id: originChainId, deposit_id: depositId })
+      .first();
+    return row ? transferFromRow(row) : undefined;
+  }
+
+  /** The transfers a source transaction made, in log order. */
+  async listByDepositTx(originChainId: number, txHash: string): Promise<Transfer[]> {
+    const rows: TransferRow[] = await this.knex(TABLE)
+      .where({ origin_chain_id: originChainId })
+      .andWhere('deposit_tx_hash', txHash)
+      .orderBy('deposit_log_index', 'asc');
+    return rows.map(transferFromRow);
+  }
+
+  /**
+   * Transfers waiting for the keeper on a destination chain: initial state, due, oldest deposit first. A page: the
+   * keeper's work per tick is bounded.
+   */
+  async listWaiting(
+    provider: TransferProvider,
+    destinationChainId: number,
+    nowMs: number,
+    limit: number,
+  ): Promise<Transfer[]> {
+    const rows: TransferRow[] = await this.knex(TABLE)
+      .where({ provider, destination_chain_id: destinationChainId, status: INITIAL_STATUS[provider] })
+      .andWhere('next_attempt_at', '<=', nowMs)
+      .orderBy('deposit_block_number', 'asc')
+      .orderBy('deposit_log_index', 'asc')
+      .limit(limit);
+    return rows.map(transferFromRow);
+  }
+
+  /** Transfers of a destination chain in flight (filling / releasing) under `owner`'s lease. */
+  async listInFlight(
+    provider: TransferProvider,
+    destinationChainId: number,
+    owner: string,
+  ): Promise<Transfer[]> {
+    const rows: TransferRow[] = await this.knex(TABLE)
+      .where({
+        provider,
+        destination_chain_id: destinationChainId,
+        status: IN_FLIGHT_STATUS[provider],
+        lease_owner: owner,
+      })
+      .orderBy('updated_at', 'asc');
+    return rows.map(transferFromRow);
+  }
+
+  /** Transfers from an origin chain in the given states, oldest first (settlement reads filled and expired ones). */
+  async listByOrigin(
+    provider: TransferProvider,
+    originChainId: number,
+    statuses: readonly TransferStatus[],
+    limit: number,
+    filter: (q: Knex.QueryBuilder) => Knex.QueryBuilder = (q) => q,
+  ): Promise<Transfer[]> {
+    const rows: TransferRow[] = await filter(
+      this.knex(TABLE)
+        .where({ provider, origin_chain_id: originChainId })
+        .whereIn('status', [...statuses]),
+    )
+      .orderBy('deposit_block_number', 'asc')
+      .orderBy('deposit_log_index', 'asc')
+      .limit(limit);
+    return rows.map(transferFromRow);
+  }
+
+  /**
+   * Intent deposits of an origin still unfilled whose fill deadline (chain seconds) is before `beforeSeconds`,
+   * earliest deadline first.
+   */
+  async listPastDeadline(originChainId: number, beforeSeconds: number, limit: number): Promise<Transfer[]> {
+    const rows: TransferRow[] = await this.knex(TABLE)
+      .where({ provider: 'intent', origin_chain_id: originChainId, status: 'deposited' })
+      .andWhere('fill_deadline', '<', beforeSeconds)
+      .orderBy('fill_deadline', 'asc')
+      .orderBy('id', 'asc')
+      .limit(limit);
+    return rows.map(transferFromRow);
+  }
+
+  /** Intent transfers of an origin that need settling: our fills not yet repaid, expired deposits not refunded. */
+  async listToSettle(originChainId: number, limit: number): Promise<Transfer[]> {
+    const rows: TransferRow[] = await this.knex(TABLE)
+      .where({ provider: 'intent', origin_chain_id: originChainId })
+      .andWhere((q) =>
+        q
+          .where((f) => f.where('status', 'filled').whereNull('repayment_bundle_row'))
+          .orWhere((e) => e.where('status', 'expired').whereNull('refund_bundle_row')),
+      )
+      .orderBy('deposit_block_number', 'asc')
+      .orderBy('deposit_log_index', 'asc')
+      .limit(limit);
+    return rows.map(transferFromRow);
+  }
+
+  /** Open transfers towards a recipient on a destination (the rebalancer's inventory on its way). */
+  async listOpenTo(
+    provider: TransferProvider,
+    destinationChainId: number,
+    recipient: string,
+  ): Promise<Transfer[]> {
+    const rows: TransferRow[] = await this.knex(TABLE)
+      .where({ provider, destination_chain_id: destinationChainId })
+      .whereIn('status', [INITIAL_STATUS[provider], IN_FLIGHT_STATUS[provider]])
+      .andWhereRaw('lower(recipient) = ?', [recipient.toLowerCase()]);
+    return rows.map(transferFromRow);
+  }
+
+  /** Transfers per provider and status: the keeper's gauge. */
+  async countByStatus(): Promise<{ provider: TransferProvider; status: TransferStatus; count: number }[]> {
+    const rows: { provider: string; status: string; count: number | string }[] = await this.knex(TABLE)
+      .select('provider', 'status')
+      .count({ count: '*' })
+      .groupBy('provider', 'status');
+    return rows.map((r) => ({
+      provider: r.provider as TransferProvider,
+      status: r.status as TransferStatus,
+      count: Number(r.count),
+    }));
+  }
+
+  /**
+   * initial → in flight (filling / releasing) under `owner`'s lease, if still waiting and due. One conditional
+   * UPDATE: of several keepers claiming the same row, exactly one changes it. Resolves the row as claimed, or
+   * undefined when another keeper (or a state move) got there first.
+   */
+  async claim(id: string, owner: string, leaseMs: number, nowMs: number): Promise<Transfer | undefined> {
+    const row = await this.findById(id);
+    if (!row) return undefined;
+    const changed = await this.knex(TABLE)
+      .where({ id, status: INITIAL_STATUS[row.provider] })
+      .andWhere('next_attempt_at', '<=', nowMs)
+      .update({
+        status: IN_FLIGHT_STATUS[row.provider],
+        lease_owner: owner,
+        lease_expires_at: nowMs + leaseMs,
+        ...NO_FILL_TX,
+        ...this.moves.bump(nowMs),
+      });
+    return changed > 0 ? this.findById(id) : undefined;
+  }
+
+  /** The lease of an in-flight row, renewed by its owner while it follows the transaction. */
+  async renewLease(id: string, owner: string, leaseMs: number, nowMs: number): Promise<boolean> {
+    const changed = await this.knex(TABLE)
+      .where({ id, lease_owner: owner })
+      .whereIn('status', Object.values(IN_FLIGHT_STATUS))
+      .update({ lease_expires_at: nowMs + leaseMs, ...this.moves.bump(nowMs) });
+    return changed > 0;
+  }
+
+  /**
+   * Records the signed destination transaction, for the lease owner of an in-flight row: called after signing and
+   * before broadcasting (ExecutorWallet's `beforeBroadcast`). False: the row is no longer held, do not broadcast.
+   */
+  async markSubmitted(
+    id: string,
+    owner: string,
+    tx: { txHash: string; rawTx: string; sender: string; nonce: number; sentBlock: number },
+    leaseMs: number,
+    nowMs: number,
+  ): Promise<boolean> {
+    const changed = await this.knex(TABLE)
+      .where({ id, lease_owner: owner })
+      .whereIn('status', Object.values(IN_FLIGHT_STATUS))
+      .andWhere('lease_expires_at', '>=', nowMs)
+      .update({
+        fill_tx_hash: tx.txHash,
+        fill_raw_tx: tx.rawTx,
+        fill_sender: tx.sender,
+        fill_nonce: tx.nonce,
+        fill_sent_block: tx.sentBlock,
+        fill_sent_at: nowMs,
+        lease_expires_at: nowMs + leaseMs,
+        ...this.moves.bump(nowMs),
+      });
+    return changed > 0;
+  }
+
+  /**
+   * → filled / released: the destination shows our transaction (or, found after a crash, an earlier one of ours)
+   * succeeded. A receipt is a fact whoever holds the lease, so only the state is checked (initial or in flight).
+   */
+  async markFilled(
+    id: string,
+    fill: { txHash: string; blockNumber: number; blockHash: string },
+    nowMs: number,
+  ): Promise<boolean> {
+    const row = await this.findById(id);
+    if (!row) return false;
+    const changed = await this.knex(TABLE)
+      .where({ id })
+      .whereIn('status', [INITIAL_STATUS[row.provider], IN_FLIGHT_STATUS[row.provider]])
+      .update({
+        status: DONE_STATUS[row.provider],
+        fill_tx_hash: fill.txHash,
+        fill_block_number: fill.blockNumber,
+        fill_block_hash: fill.blockHash,
+        fill_raw_tx: null,
+        last_error: null,
+        ...this.moves.noLease(),
+        ...this.moves.bump(nowMs),
+      });
+    return changed > 0;
+  }
+
+  /** filled → filling: the block of our fill left the destination chain; its transaction is followed again. */
+  async markFillReorged(id: string, owner: string, leaseMs: number, nowMs: number): Promise<boolean> {
+    const changed = await this.knex(TABLE)
+      .where({ id, status: 'filled' })
+      .whereNull('repayment_bundle_row')
+      .update({
+        status: 'filling',
+        fill_block_number: null,
+        fill_block_hash: null,
+        lease_owner: owner,
+        lease_expires_at: nowMs + leaseMs,
+        ...this.moves.bump(nowMs),
+      });
+    return changed > 0;
+  }
+
+  /** deposited | filling → filled_by_other: the destination's fill status is Filled, by another relayer. */
+  async markFilledByOther(id: string, filledBy: string | null, nowMs: number): Promise<boolean> {
+    const changed = await this.knex(TABLE)
+      .where({ id, provider: 'intent' })
+      .whereIn('status', ['deposited', 'filling'])
+      .update({
+        status: 'filled_by_other',
+        filled_by: filledBy,
+        ...NO_FILL_TX,
+        ...this.moves.noLease(),
+        ...this.moves.bump(nowMs),
+      });
+    return changed > 0;
+  }
+
+  /**
+   * in flight → initial for the lease owner: the transaction reverted, was dropped or never went out, and the
+   * transfer is tried again from `nextAttemptAt`. `attempt` counts it and keeps the error.
+   */
+  async releaseLease(
+    id: string,
+    owner: string,
+    nowMs: number,
+    retry: { nextAttemptAt?: number; error?: string; attempt?: boolean } = {},
+  ): Promise<boolean> {
+    const row = await this.findById(id);
+    if (!row || row.leaseOwner !== owner || row.status !== IN_FLIGHT_STATUS[row.provider]) return false;
+    const changed = await this.knex(TABLE)
+      .where({ id, lease_owner: owner, status: IN_FLIGHT_STATUS[row.provider], version: row.version })
+      .update({
+        status: INITIAL_STATUS[row.provider],
+        ...NO_FILL_TX,
+        ...this.moves.noLease(),
+        next_attempt_at: retry.nextAttemptAt ?? nowMs,
+        ...(retry.error === undefined ? {} : { last_error: errorText(retry.error) }),
+        attempts: row.attempts + (retry.attempt ? 1 : 0),
+        ...this.moves.bump(nowMs),
+      });
+    return changed > 0;
+  }
+
+  /** A waiting transfer is looked at again from `nextAttemptAt` (a check said "not yet"); not an attempt. */
+  async postpone(id: string, nextAttemptAt: number, reason: string, nowMs: number): Promise<boolean> {
+    const row = await this.findById(id);
+    if (!row) return false;
+    const changed = await this.knex(TABLE)
+      .where({ id, status: INITIAL_STATUS[row.provider] })
+      .update({ next_attempt_at: nextAttemptAt, last_error: errorText(reason), ...this.moves.bump(nowMs) });
+    return changed > 0;
+  }
+
+  /** initial → reorged: the deposit's block is no longer canonical; nothing may be done with it until re-read. */
+  async markReorged(id: string, nowMs: number): Promise<boolean> {
+    const row = await this.findById(id);
+    if (!row) return false;
+    const changed = await this.knex(TABLE)
+      .where({ id, status: INITIAL_STATUS[row.provider] })
+      .update({ status: 'reorged', ...this.moves.bump(nowMs) });
+    return changed > 0;
+  }
+
+  /**
+   * deposited → expired: the destination's confirmed clock is past the fill deadline and the deposit unfilled
+   * there, so no fill can ever happen; its refund is due. Never from `filling`: a fill in flight is resolved first.
+   */
+  async markExpired(id: string, nowMs: number): Promise<boolean> {
+    const changed = await this.knex(TABLE)
+      .where({ id, provider: 'intent', status: 'deposited' })
+      .update({ status: 'expired', ...this.moves.bump(nowMs) });
+    return changed > 0;
+  }
+
+  /**
+   * In-flight rows whose lease ran out with nothing signed go back to their initial state (not an attempt): the
+   * keeper that claimed them stopped before signing. Resolves their ids.
+   */
+  async reclaimExpiredLeases(nowMs: number): Promise<string[]> {
+    const rows: Pick<TransferRow, 'id' | 'provider'>[] = await this.knex(TABLE)
+      .select('id', 'provider')
+      .whereIn('status', Object.values(IN_FLIGHT_STATUS))
+      .whereNull('fill_tx_hash')
+      .andWhere('lease_expires_at', '<', nowMs)
+      .limit(SWEEP_LIMIT);
+    const reclaimed: string[] = [];
+    for (const row of rows) {
+      const provider = row.provider as TransferProvider;
+      const changed = await this.knex(TABLE)
+        .where({ id: row.id, status: IN_FLIGHT_STATUS[provider] })
+        .whereNull('fill_tx_hash')
+        .andWhere('lease_expires_at', '<', nowMs)
+        .update({ status: INITIAL_STATUS[provider], ...this.moves.noLease(), ...this.moves.bump(nowMs) });
+      if (changed > 0) reclaimed.push(row.id);
+    }
+    return reclaimed;
+  }
+
+  /** In-flight rows `owner` holds with nothing signed go back at once (a restart under the same KEEPER_ID). */
+  async releaseLeasesOf(owner: string, nowMs: number): Promise<number> {
+    let released = 0;
+    for (const [provider, status] of Object.entries(IN_FLIGHT_STATUS)) {
+      released += await this.knex(TABLE)
+        .where({ provider, status, lease_owner: owner })
+        .whereNull('fill_tx_hash')
+        .update({
+          status: INITIAL_STATUS[provider as TransferProvider],
+          ...this.moves.noLease(),
+          ...this.moves.bump(nowMs),
+        });
+    }
+    return released;
+  }
+
+  /**
+   * In-flight rows of a destination whose keeper stopped renewing its lease while a signed transaction is
+   * unresolved: each goes to `owner`, who follows that transaction (it may be mined, pending or never sent).
+   */
+  async takeOverExpired(
+    provider: TransferProvider,
+    destinationChainId: number,
+    owner: string,
+    leaseMs: number,
+    nowMs: number,
+  ): Promise<Transfer[]> {
+    const rows: Pick<TransferRow, 'id' | 'version'>[] = await this.knex(TABLE)
+      .select('id', 'version')
+      .where({ provider, destination_chain_id: destinationChainId, status: IN_FLIGHT_STATUS[provider] })
+      .whereNotNull('fill_tx_hash')
+      .andWhere('lease_expires_at', '<', nowMs)
+      .limit(SWEEP_LIMIT);
+    const taken: Transfer[] = [];
+    for (const row of rows) {
+      const changed = await this.knex(TABLE)
+        .where({ id: row.id, version: row.version })
+        .andWhere('lease_expires_at', '<', nowMs)
+        .update({ lease_owner: owner, lease_expires_at: nowMs + leaseMs, ...this.moves.bump(nowMs) });
+      if (changed > 0) {
+        const found = await this.findById(row.id);
+        if (found) taken.push(found);
+      }
+    }
+    return taken;
+  }
+
+  /** The last block a contract's logs were read to, with its hash; undefined before the first read. */
+  async cursor(
+    chainId: number,
+    contract: string,
+  ): Promise<{ blockNumber: number; blockHash: string } | undefined> {
+    const row: { block_number: number | string; block_hash: string } | undefined = await this.knex(CURSORS)
+      .where({ chain_id: chainId, contract: contract.toLowerCase() })
+      .first();
+    return row ? { blockNumber: Number(row.block_number), blockHash: row.block_hash } : undefined;
+  }
+
+  /** Moves a contract's scan cursor; saved only after the deposits up to that block are stored. */
+  async setCursor(
+    chainId: number,
+    contract: string,
+    blockNumber: number,
+    blockHash: string,
+    nowMs: number,
+  ): Promise<void> {
+    await this.knex(CURSORS)
+      .insert({
+        chain_id: chainId,
+        contract: contract.toLowerCase(),
+        block_number: blockNumber,
+        block_hash: blockHash,
+        updated_at: nowMs,
+      })
+      .onConflict(['chain_id', 'contract'])
+      .merge(['block_number', 'block_hash', 'updated_at']);
+  }
+}

@@ -1,0 +1,494 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  Contract,
+  toBeHex,
+  Wallet,
+  zeroPadValue,
+  type JsonRpcProvider,
+  type TransactionReceipt,
+} from 'ethers';
+import { devnetKeys } from '../../devnet/keys';
+import type { ManifestChain } from '../../devnet/manifest';
+import type { ChainHandle } from '../../devnet/start-chain';
+import { addressToBytes32, fundsDepositsOf } from '../../shared/bridges/across/relay-data';
+import {
+  crossChainEntryInterface,
+  lockReleaseBridgeInterface,
+  spokePoolInterface,
+} from '../../shared/bridges/contracts';
+import { lockedEventsOf } from '../../shared/bridges/lock-release/locked-event';
+import { erc20Interface } from '../../shared/chain/contract-interfaces';
+import type { Transfer, TransferProvider } from '../../shared/store/repositories/transfers-repository';
+import { startService, type RunningService } from '../helpers/service-harness';
+
+/**
+ * The keeper as relayer and settler of cross-chain transfers on two devnet chains (1 → 137): an intent deposit is
+ * filled once from the relayer's inventory and repaid on the origin; two keepers sharing the store fill it once; a
+ * deposit left past its fill deadline (the keeper down, the destination's clock moved on) is refunded on the origin;
+ * a deposit reorged away before its confirmations is never filled; a fill that reverts is retried, never lost; a
+ * lock is released once.
+ */
+
+jest.setTimeout(240_000);
+
+const ORIGIN = 1;
+const DESTINATION = 137;
+const keys = devnetKeys(0);
+const RELAYER = keys.relayer.address;
+const USDC_UNITS = 10n ** 6n;
+
+describe('the keeper relays and settles cross-chain transfers', () => {
+  let service: RunningService;
+  let origin: Side;
+  let destination: Side;
+
+  interface Side {
+    chain: ManifestChain;
+    handle: ChainHandle;
+    provider: JsonRpcProvider;
+    token(symbol: string): string;
+    spokePool: string;
+    bridge: string;
+    entry: string;
+  }
+
+  function side(i: number): Side {
+    const chain = service.devnet.manifest.chains[i]!;
+    const handle = service.devnet.handles[i]!;
+    return {
+      chain,
+      handle,
+      provider: handle.provider,
+      token: (symbol) => chain.tokens.find((t) => t.symbol === symbol)!.address,
+      spokePool: chain.contracts.spokePool!,
+      bridge: chain.contracts.lockReleaseBridge!,
+      entry: chain.contracts.crossChainEntry!,
+    };
+  }
+
+  beforeAll(async () => {
+    service = await startService({
+      devnetEnv: { DEVNET_CHAINS: `${ORIGIN},${DESTINATION}`, DEVNET_PORTS: '0,0' },
+      env: {
+        INTENT_CONFIRMATIONS: '2',
+        LOCK_RELEASE_CONFIRMATIONS: '2',
+        CROSS_CHAIN_FILL_DEADLINE_SECONDS: '600',
+      },
+    });
+    origin = side(0);
+    destination = side(1);
+  });
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const depositor = () => new Wallet(origin.chain.accounts[0]!.privateKey, origin.provider);
+  const store = () => service.api.store;
+
+  async function send(wallet: Wallet, to: string, data: string, value = 0n): Promise<TransactionReceipt> {
+    const tx = await wallet.sendTransaction({ to, data, value, gasLimit: 1_000_000n });
+    const receipt = await tx.wait();
+    if (!receipt || receipt.status !== 1) throw new Error(`transaction ${tx.hash} failed`);
+    return receipt;
+  }
+
+  async function balance(s: Side, token: string, owner: string): Promise<bigint> {
+    const data = await s.provider.call({
+      to: token,
+      data: erc20Interface().encodeFunctionData('balanceOf', [owner]),
+    });
+    return erc20Interface().decodeFunctionResult('balanceOf', data)[0] as bigint;
+  }
+
+  async function chainTime(s: Side): Promise<number> {
+    return (await s.provider.getBlock('latest'))!.timestamp;
+  }
+
+  interface DepositArgs {
+    amount: bigint;
+    outputAmount?: bigint;
+    recipient: string;
+    /** Seconds after the origin's clock (an hour: the refund test moves the destination's clock 10 minutes on). */
+    fillDeadlineIn?: number;
+    /** Mine this many origin blocks after the deposit (the keeper waits for INTENT_CONFIRMATIONS = 2). */
+    confirm?: boolean;
+  }
+
+  /** A USDC → USDC deposit straight on the origin SpokePool, our relayer exclusive for 30 s. */
+  async function deposit(a: DepositArgs): Promise<{ depositId: string; receipt: TransactionReceipt }> {
+    const wallet = depositor();
+    const usdc = origin.token('USDC');
+    await send(wallet, usdc, erc20Interface().encodeFunctionData('approve', [origin.spokePool, a.amount]));
+    const now = await chainTime(origin);
+    const data = spokePoolInterface().encodeFunctionData('deposit', [
+      addressToBytes32(wallet.address),
+      addressToBytes32(a.recipient),
+      addressToBytes32(usdc),
+      addressToBytes32(destination.token('USDC')),
+      a.amount,
+      a.outputAmount ?? (a.amount * 99n) / 100n,
+      DESTINATION,
+      addressToBytes32(RELAYER),
+      now,
+      now + (a.fillDeadlineIn ?? 3600),
+      30,
+      '0x',
+    ]);
+    const receipt = await send(wallet, origin.spokePool, data);
+    const [found] = fundsDepositsOf(receipt.logs, origin.spokePool, ORIGIN);
+    if (a.confirm !== false) await origin.handle.mine();
+    return { depositId: found!.relayData.depositId.toString(), receipt };
+  }
+
+  async function transfer(provider: TransferProvider, depositId: string): Promise<Transfer | undefined> {
+    return store().transfers.findByDeposit(provider, ORIGIN, depositId);
+  }
+
+  async function waitForStatus(
+    provider: TransferProvider,
+    depositId: string,
+    statuses: readonly string[],
+    timeoutMs = 40_000,
+  ): Promise<Transfer> {
+    const deadline = Date.now() + timeoutMs;
+    let last: Transfer | undefined;
+    while (Date.now() < deadline) {
+      last = await transfer(provider, depositId);
+      if (last && statuses.includes(last.status)) return last;
+      await sleep(200);
+    }
+    throw new Error(`transfer ${depositId} is ${last?.status ?? 'not stored'}, not ${statuses.join('|')}`);
+  }
+
+  /** Until the origin has nothing left to settle and no root bundle open. */
+  async function settled(timeoutMs = 40_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const open = await store().rootBundles.findOpen(ORIGIN);
+      if (!open && !(await store().transfers.listToSettle(ORIGIN, 1)).length) return;
+      await sleep(200);
+    }
+    throw new Error('the origin kept transfers to settle');
+  }
+
+  /** FilledRelay events of a deposit on the destination. */
+  async function fillsOf(depositId: string): Promise<number> {
+    const iface = spokePoolInterface();
+    const logs = await destination.provider.getLogs({
+      address: destination.spokePool,
+      topics: [
+        iface.getEvent('FilledRelay')!.topicHash,
+        zeroPadValue(toBeHex(ORIGIN), 32),
+        zeroPadValue(toBeHex(BigInt(depositId)), 32),
+      ],
+      fromBlock: 0,
+    });
+    return logs.length;
+  }
+
+  it('fills a deposit once from the relayer inventory and repays the relayer on the origin', async () => {
+    const recipient = Wallet.createRandom().address;
+    const amount = 250n * USDC_UNITS;
+    const relayerOriginBefore = await balance(origin, origin.token('USDC'), RELAYER);
+    const { depositId, receipt } = await deposit({ amount, recipient });
+
+    // The first fill waits for the keeper's pool state (the gas is valued in the output token).
+    const filled = await waitForStatus('intent', depositId, ['filled', 'repaid'], 120_000);
+    expect(await balance(destination, destination.token('USDC'), recipient)).toBe((amount * 99n) / 100n);
+    expect(await fillsOf(depositId)).toBe(1);
+    const fill = await destination.provider.getTransactionReceipt(filled.fillTxHash!);
+    expect(fill?.status).toBe(1);
+    expect(fill?.from).toBe(RELAYER);
+    expect(filled.depositTxHash).toBe(receipt.hash);
+
+    const repaid = await waitForStatus('intent', depositId, ['repaid']);
+    expect(repaid.repayment).toMatchObject({ rootBundleId: expect.any(Number), leafId: expect.any(Number) });
+    expect(await balance(origin, origin.token('USDC'), RELAYER)).toBe(relayerOriginBefore + amount);
+    const metrics = await service.keepers[0]!.metrics.registry.metrics();
+    expect(metrics).toMatch(
+      /tas_keeper_relay_fills_total\{chain_id="137",provider="intent",outcome="filled"\} [1-9]/,
+    );
+    expect(metrics).toMatch(/tas_keeper_relay_settlements_total\{chain_id="1",kind="repayment"\} [1-9]/);
+  });
+
+  it('unwraps a native output sent through CrossChainEntry', async () => {
+    const wallet = depositor();
+    const recipient = Wallet.createRandom().address;
+    const total = 10n ** 17n;
+    const now = await chainTime(origin);
+    // 0.1 ETH for 10 POL (0.5 USD each): far inside the relayer's margin at any devnet price.
+    const outputAmount = 10n * 10n ** 18n;
+    const data = crossChainEntryInterface().encodeFunctionData('depositIntent', [
+      {
+        inputToken: origin.token('WETH'),
+        inputAmount: total,
+        outputToken: destination.chain.tokens.find((t) => t.symbol === 'WPOL')!.address,
+        outputAmount,
+        destinationChainId: DESTINATION,
+        recipient,
+        exclusiveRelayer: RELAYER,
+        quoteTimestamp: now,
+        fillDeadline: now + 600,
+        exclusivityParameter: 30,
+      },
+      {
+        protocolFee: 0n,
+        integratorFee: 0n,
+        integratorFeeRecipient: '0x0000000000000000000000000000000000000000',
+      },
+      now + 300,
+    ]);
+    const receipt = await send(wallet, origin.entry, data, total);
+    await origin.handle.mine();
+    const [found] = fundsDepositsOf(receipt.logs, origin.spokePool, ORIGIN);
+    await waitForStatus('intent', found!.relayData.depositId.toString(), ['filled', 'repaid']);
+    expect(await destination.provider.getBalance(recipient)).toBe(outputAmount);
+  });
+
+  it('fills each deposit once with two keepers sharing the store', async () => {
+    const second = await service.startKeeper({ executorIndexes: [1] });
+    try {
+      const recipient = Wallet.createRandom().address;
+      const amounts = [11n, 12n, 13n, 14n].map((n) => n * USDC_UNITS);
+      const ids: string[] = [];
+      for (const amount of amounts)
+        ids.push((await deposit({ amount, recipient, confirm: false })).depositId);
+      await origin.handle.mine();
+      for (const id of ids) await waitForStatus('intent', id, ['filled', 'repaid']);
+      for (const id of ids) expect(await fillsOf(id)).toBe(1);
+      const paid = amounts.reduce((sum, a) => sum + (a * 99n) / 100n, 0n);
+      expect(await balance(destination, destination.token('USDC'), recipient)).toBe(paid);
+    } finally {
+      await service.stopKeeper(second);
+    }
+  });
+
+  it('refunds on the origin a deposit left past its fill deadline while the keeper was down', async () => {
+    // Everything before is settled: no bundle of the origin is left half way for the next keeper.
+    await settled();
+    const [keeper] = service.keepers;
+    await service.stopKeeper(keeper!);
+    const wallet = depositor();
+    const usdc = origin.token('USDC');
+    const amount = 40n * USDC_UNITS;
+    const before = await balance(origin, usdc, wallet.address);
+    const recipient = Wallet.createRandom().address;
+    const { depositId } = await deposit({ amount, recipient, fillDeadlineIn: 120 });
+    // The destination's clock passes the deadline before any keeper looks.
+    await destination.handle.increaseTime(600);
+    await destination.handle.mine(2);
+    await service.startKeeper();
+
+    const refunded = await waitForStatus('intent', depositId, ['refunded']);
+    expect(refunded.refund).toEqual({
+      rootBundleId: expect.any(Number),
+      leafId: expect.any(Number),
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
+    expect(refunded.fillTxHash).toBeNull();
+    expect(await balance(origin, usdc, wallet.address)).toBe(before);
+    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(0n);
+    expect(await fillsOf(depositId)).toBe(0);
+    // The refund leaf is on the SpokePool as the api reads it.
+    const iface = spokePoolInterface();
+    const executed = await origin.provider.getTransactionReceipt(refunded.refund!.txHash!);
+    const event = executed!.logs
+      .map((log) => iface.parseLog(log))
+      .find((parsed) => parsed?.name === 'ExecutedRelayerRefundRoot');
+    expect(Number(event!.args.rootBundleId)).toBe(refunded.refund!.rootBundleId);
+    expect(Number(event!.args.leafId)).toBe(refunded.refund!.leafId);
+  });
+
+  it('never fills a deposit reorged away before its confirmations, and fills the one that takes its id', async () => {
+    const recipient = Wallet.createRandom().address;
+    // Nothing of the keeper's may be in the reverted blocks.
+    await settled();
+    const snapshot = await origin.handle.snapshot();
+    const { depositId } = await deposit({ amount: 30n * USDC_UNITS, recipient, confirm: false });
+    await waitForStatus('intent', depositId, ['deposited']);
+    await origin.handle.revert(snapshot);
+    await origin.handle.dropPending();
+    // Past the deposit's old block by one: the keeper would fill it now, were it still there.
+    await origin.handle.mine(3);
+    await waitForStatus('intent', depositId, ['reorged']);
+    await sleep(1_500);
+    expect(await fillsOf(depositId)).toBe(0);
+    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(0n);
+
+    // The id is reused by the next deposit: its row is read again and filled with the new deposit's data.
+    const other = Wallet.createRandom().address;
+    const again = await deposit({ amount: 31n * USDC_UNITS, recipient: other });
+    expect(again.depositId).toBe(depositId);
+    await waitForStatus('intent', depositId, ['filled', 'repaid']);
+    expect(await balance(destination, destination.token('USDC'), other)).toBe(
+      (31n * USDC_UNITS * 99n) / 100n,
+    );
+    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(0n);
+  });
+
+  it('retries a fill that reverts until it goes through, never losing the deposit', async () => {
+    const admin = new Wallet(keys.bridgeAdmin.privateKey, destination.provider);
+    const pause = (paused: boolean) =>
+      send(admin, destination.spokePool, spokePoolInterface().encodeFunctionData('pauseFills', [paused]));
+    await pause(true);
+    const recipient = Wallet.createRandom().address;
+    let depositId: string;
+    try {
+      ({ depositId } = await deposit({ amount: 20n * USDC_UNITS, recipient }));
+      const deadline = Date.now() + 30_000;
+      let row = await transfer('intent', depositId);
+      while (Date.now() < deadline && (row?.attempts ?? 0) < 1) {
+        await sleep(200);
+        row = await transfer('intent', depositId);
+      }
+      expect(row).toMatchObject({ status: 'deposited', fillTxHash: null });
+      expect(row!.attempts).toBeGreaterThanOrEqual(1);
+      expect(row!.lastError).toMatch(/revert|paused/i);
+    } finally {
+      await pause(false);
+    }
+    const filled = await waitForStatus('intent', depositId, ['filled', 'repaid'], 60_000);
+    expect(filled.attempts).toBeGreaterThanOrEqual(1);
+    expect(await fillsOf(depositId)).toBe(1);
+    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(
+      (20n * USDC_UNITS * 99n) / 100n,
+    );
+  });
+
+  it('retries a fill whose transaction reverts on-chain', async () => {
+    const admin = new Wallet(keys.bridgeAdmin.privateKey, destination.provider);
+    const spoke = spokePoolInterface();
+    const recipient = Wallet.createRandom().address;
+    await destination.handle.pauseMining();
+    let depositId: string;
+    try {
+      ({ depositId } = await deposit({ amount: 21n * USDC_UNITS, recipient }));
+      // The keeper's fill waits in the destination's pool...
+      const sent = await waitForStatus('intent', depositId, ['filling']);
+      expect(sent.fillTxHash).toMatch(/^0x[0-9a-f]{64}$/);
+      // ...and fills are paused ahead of it in the same block (a higher tip goes first).
+      await admin.sendTransaction({
+        to: destination.spokePool,
+        data: spoke.encodeFunctionData('pauseFills', [true]),
+        gasLimit: 200_000n,
+        maxPriorityFeePerGas: 500n * 10n ** 9n,
+        maxFeePerGas: 1_000n * 10n ** 9n,
+      });
+      await destination.handle.resumeMining();
+      const reverted = await destination.provider.getTransactionReceipt(sent.fillTxHash!);
+      expect(reverted?.status).toBe(0);
+      const deadline = Date.now() + 20_000;
+      let row = await transfer('intent', depositId);
+      while (Date.now() < deadline && row?.lastError?.includes(sent.fillTxHash!) !== true) {
+        await sleep(200);
+        row = await transfer('intent', depositId);
+      }
+      expect(row).toMatchObject({ status: 'deposited', fillTxHash: null });
+      expect(row!.lastError).toBe(`fill ${sent.fillTxHash} reverted`);
+      expect(row!.attempts).toBeGreaterThanOrEqual(1);
+    } finally {
+      await destination.handle.resumeMining();
+      await send(admin, destination.spokePool, spoke.encodeFunctionData('pauseFills', [false]));
+    }
+    await waitForStatus('intent', depositId, ['filled', 'repaid'], 60_000);
+    expect(await fillsOf(depositId)).toBe(1);
+    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(
+      (21n * USDC_UNITS * 99n) / 100n,
+    );
+    const metrics = await service.keepers[0]!.metrics.registry.metrics();
+    expect(metrics).toMatch(
+      /tas_keeper_relay_fills_total\{chain_id="137",provider="intent",outcome="reverted"\} [1-9]/,
+    );
+  });
+
+  it('releases a lock once on the destination', async () => {
+    const wallet = depositor();
+    const usdc = origin.token('USDC');
+    const amount = 75n * USDC_UNITS;
+    const recipient = Wallet.createRandom().address;
+    await send(wallet, usdc, erc20Interface().encodeFunctionData('approve', [origin.bridge, amount]));
+    const receipt = await send(
+      wallet,
+      origin.bridge,
+      lockReleaseBridgeInterface().encodeFunctionData('lock', [
+        wallet.address,
+        usdc,
+        amount,
+        destination.token('USDC'),
+        amount,
+        DESTINATION,
+        recipient,
+      ]),
+    );
+    const [locked] = lockedEventsOf(receipt.logs, origin.bridge);
+    const nonce = locked!.nonce.toString();
+    await origin.handle.mine();
+    const released = await waitForStatus('lock-release', nonce, ['released']);
+    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(amount);
+    const bridge = new Contract(destination.bridge, lockReleaseBridgeInterface(), destination.provider);
+    expect(await bridge.released(ORIGIN, nonce)).toBe(true);
+    const logs = await destination.provider.getLogs({
+      address: destination.bridge,
+      topics: [lockReleaseBridgeInterface().getEvent('Released')!.topicHash],
+      fromBlock: 0,
+    });
+    const ofThis = logs.filter((l) => BigInt(l.topics[2]!) === BigInt(nonce) && BigInt(l.topics[1]!) === 1n);
+    expect(ofThis).toHaveLength(1);
+    expect(ofThis[0]!.transactionHash).toBe(released.fillTxHash);
+  });
+  it('rebalances the relayer inventory through the lock-and-release bridge when a chain runs low', async () => {
+    await settled();
+    const usdc = destination.token('USDC');
+    const scale = 10n ** 12n;
+    const held = await balance(destination, usdc, RELAYER);
+    const originHeld = await balance(origin, origin.token('USDC'), RELAYER);
+    // The destination keeps a tenth: far under half the two chains' average.
+    const low = held / 10n;
+    const relayer = new Wallet(keys.relayer.privateKey, destination.provider);
+    const sink = Wallet.createRandom().address;
+    await send(relayer, usdc, erc20Interface().encodeFunctionData('transfer', [sink, held - low]));
+    // Enough to bring the destination to the average without taking the origin below it (18-decimal common units).
+    const average = ((originHeld + low) * scale) / 2n;
+    const spare = originHeld * scale - average;
+    const missing = average - low * scale;
+    const expected = (spare < missing ? spare : missing) / scale;
+
+    const rebalances = async (): Promise<Transfer[]> =>
+      (
+        await Promise.all(
+          (
+            (await store()
+              .knex('cross_chain_transfers')
+              .where({ provider: 'lock-release' })
+              .andWhereRaw('lower(depositor) = ?', [RELAYER.toLowerCase()])
+              .select('deposit_id')) as { deposit_id: string }[]
+          ).map((r) => transfer('lock-release', r.deposit_id)),
+        )
+      ).filter((t): t is Transfer => t !== undefined);
+    const deadline = Date.now() + 60_000;
+    let rows: Transfer[] = [];
+    while (Date.now() < deadline) {
+      rows = await rebalances();
+      if (rows.length && rows.every((t) => t.status === 'released')) break;
+      // LOCK_RELEASE_CONFIRMATIONS = 2: the lock needs a block on top.
+      await origin.handle.mine();
+      await sleep(500);
+    }
+    expect(rows.map((t) => [t.status, t.destinationChainId, t.recipient])).toEqual([
+      ['released', DESTINATION, RELAYER],
+    ]);
+    const [lock] = rows;
+    expect(lock!.outputAmount).toBe(lock!.inputAmount);
+    // The origin's reading may predate its last repayment by a few USDC.
+    const off = lock!.inputAmount > expected ? lock!.inputAmount - expected : expected - lock!.inputAmount;
+    expect(off * 100n).toBeLessThan(expected);
+    expect(await balance(destination, usdc, RELAYER)).toBe(low + lock!.outputAmount);
+    expect(await balance(origin, origin.token('USDC'), RELAYER)).toBe(originHeld - lock!.inputAmount);
+    const metrics = await service.keepers[0]!.metrics.registry.metrics();
+    expect(metrics).toMatch(/tas_keeper_relay_rebalances_total\{chain_id="1"\} 1/);
+    expect(metrics).toMatch(
+      /tas_keeper_relayer_inventory\{chain_id="137",token="USDC",wallet="0x[0-9a-fA-F]{40}"\} \d/,
+    );
+  });
+});

@@ -1,0 +1,370 @@
+import type { NewTransfer } from '../../shared/store/repositories/transfers-repository';
+import { openStore, type Store } from '../../shared/store/store';
+import { createStoreTarget, describeEachStore, type StoreTarget } from '../helpers/store-targets';
+
+const NOW = 1_800_000_000_000;
+const LEASE_MS = 30_000;
+const OWNER_A = 'keeper-a';
+const OWNER_B = 'keeper-b';
+const SPOKE = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+
+const hash = (n: number): string => `0x${n.toString(16).padStart(64, '0')}`;
+const bytes32 = (address: string): string => `0x${address.slice(2).toLowerCase().padStart(64, '0')}`;
+
+let seq = 0;
+function deposit(overrides: Partial<NewTransfer> = {}): NewTransfer {
+  seq += 1;
+  return {
+    provider: 'intent',
+    originChainId: 1,
+    destinationChainId: 137,
+    depositId: String(seq),
+    depositor: bytes32('0x90F79bf6EB2c4f870365E785982E1f101E93b906'),
+    recipient: bytes32('0x90F79bf6EB2c4f870365E785982E1f101E93b906'),
+    exclusiveRelayer: bytes32('0x70997970C51812dc3A010C7d01b50e0d17dc79C8'),
+    inputToken: bytes32('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'),
+    outputToken: bytes32('0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174'),
+    // Past 2^64: amounts must round-trip exactly.
+    inputAmount: 123_456_789_012_345_678_901_234n,
+    outputAmount: 123_456_789_012_345_678_900_000n,
+    message: '0x',
+    quoteTimestamp: 1_800_000_000,
+    fillDeadline: 1_800_000_600,
+    exclusivityDeadline: 1_800_000_030,
+    relayHash: hash(9000 + seq),
+    originContract: SPOKE,
+    depositTxHash: hash(seq),
+    depositBlockNumber: 100 + seq,
+    depositBlockHash: hash(5000 + seq),
+    depositLogIndex: 0,
+    ...overrides,
+  };
+}
+
+describeEachStore('transfers store', (kind) => {
+  let target: StoreTarget;
+  let store: Store;
+  let other: Store;
+
+  beforeAll(async () => {
+    target = await createStoreTarget(kind);
+    store = await openStore({ databaseUrl: target.databaseUrl, dataDir: target.dataDir });
+    // A second keeper process has its own connections on MySQL; on SQLite keepers share the process's store.
+    other =
+      kind === 'mysql'
+        ? await openStore({ databaseUrl: target.databaseUrl, dataDir: target.dataDir })
+        : store;
+  });
+
+  afterAll(async () => {
+    if (other && other !== store) await other.close();
+    await store?.close();
+    await target?.cleanup();
+  });
+
+  beforeEach(async () => {
+    for (const table of ['cross_chain_root_bundles', 'cross_chain_transfers', 'cross_chain_cursors'])
+      await store.knex(table).del();
+  });
+
+  async function stored(d: NewTransfer = deposit()) {
+    expect(await store.transfers.upsertDeposit(d, NOW)).toBe('inserted');
+    const row = await store.transfers.findByDeposit(d.provider, d.originChainId, d.depositId);
+    if (!row) throw new Error('not stored');
+    return row;
+  }
+
+  it('stores one row per (provider, origin, deposit id) with exact amounts', async () => {
+    const d = deposit();
+    const row = await stored(d);
+    expect(row).toMatchObject({
+      provider: 'intent',
+      status: 'deposited',
+      inputAmount: d.inputAmount,
+      outputAmount: d.outputAmount,
+      fillDeadline: d.fillDeadline,
+      depositBlockHash: d.depositBlockHash,
+      fillTxHash: null,
+      refund: null,
+      repayment: null,
+      attempts: 0,
+    });
+    expect(await store.transfers.upsertDeposit(d, NOW + 1)).toBe('unchanged');
+    // The same deposit id under the other provider or origin is another transfer.
+    await stored({ ...d, provider: 'lock-release' });
+    await stored({ ...d, originChainId: 10 });
+    expect(await store.knex('cross_chain_transfers').count({ n: '*' })).toEqual([{ n: 3 }]);
+    expect((await store.transfers.findByDeposit('lock-release', 1, d.depositId))?.status).toBe('locked');
+    expect(await store.transfers.listByDepositTx(1, d.depositTxHash)).toHaveLength(2);
+  });
+
+  it('claims a transfer for exactly one of two keepers', async () => {
+    const rows = await Promise.all(Array.from({ length: 20 }, () => stored()));
+    const results = await Promise.all(
+      rows.flatMap((row) => [
+        store.transfers.claim(row.id, OWNER_A, LEASE_MS, NOW),
+        other.transfers.claim(row.id, OWNER_B, LEASE_MS, NOW),
+      ]),
+    );
+    for (let i = 0; i < rows.length; i++) {
+      const [a, b] = [results[2 * i], results[2 * i + 1]];
+      expect([a, b].filter(Boolean)).toHaveLength(1);
+      const claimed = (a ?? b)!;
+      expect(claimed.status).toBe('filling');
+      expect(claimed.leaseOwner).toBe(a ? OWNER_A : OWNER_B);
+    }
+    expect(await store.transfers.listWaiting('intent', 137, NOW, 100)).toHaveLength(0);
+  });
+
+  it('records the signed fill only for the lease owner, and only while the lease holds', async () => {
+    const row = await stored();
+    await store.transfers.claim(row.id, OWNER_A, LEASE_MS, NOW);
+    const tx = { txHash: hash(77), rawTx: '0x02f8', sender: SPOKE, nonce: 3, sentBlock: 10 };
+    expect(await store.transfers.markSubmitted(row.id, OWNER_B, tx, LEASE_MS, NOW)).toBe(false);
+    expect(await store.transfers.markSubmitted(row.id, OWNER_A, tx, LEASE_MS, NOW + LEASE_MS + 1)).toBe(
+      false,
+    );
+    expect(await store.transfers.markSubmitted(row.id, OWNER_A, tx, LEASE_MS, NOW + 1)).toBe(true);
+    expect(await store.transfers.findById(row.id)).toMatchObject({
+      fillTxHash: hash(77),
+      fillRawTx: '0x02f8',
+      fillNonce: 3,
+      fillSentBlock: 10,
+    });
+    expect((await store.transfers.listInFlight('intent', 137, OWNER_A)).map((t) => t.id)).toEqual([row.id]);
+  });
+
+  it('hands back an expired claim with nothing signed, and a signed one only to a keeper that follows it', async () => {
+    const [unsigned, signed] = [await stored(), await stored()];
+    await store.transfers.claim(unsigned.id, OWNER_A, LEASE_MS, NOW);
+    await store.transfers.claim(signed.id, OWNER_A, LEASE_MS, NOW);
+    const tx = { txHash: hash(78), rawTx: '0x02f9', sender: SPOKE, nonce: 4, sentBlock: 11 };
+    await store.transfers.markSubmitted(signed.id, OWNER_A, tx, LEASE_MS, NOW);
+
+    // Before expiry nothing moves.
+    expect(await other.transfers.reclaimExpiredLeases(NOW + 1000)).toEqual([]);
+    expect(await other.transfers.takeOverExpired('intent', 137, OWNER_B, LEASE_MS, NOW + 1000)).toEqual([]);
+
+    const later = NOW + LEASE_MS + 1;
+    expect(await other.transfers.reclaimExpiredLeases(later)).toEqual([unsigned.id]);
+    expect((await store.transfers.findById(unsigned.id))?.status).toBe('deposited');
+    // The signed one keeps its transaction: the new owner follows it rather than signing another.
+    const taken = await other.transfers.takeOverExpired('intent', 137, OWNER_B, LEASE_MS, later);
+    expect(taken.map((t) => [t.id, t.status, t.leaseOwner, t.fillTxHash])).toEqual([
+      [signed.id, 'filling', OWNER_B, hash(78)],
+    ]);
+    // The old owner lost it: it can neither record nor release.
+    expect(await store.transfers.markSubmitted(signed.id, OWNER_A, tx, LEASE_MS, later)).toBe(false);
+    expect(await store.transfers.releaseLease(signed.id, OWNER_A, later)).toBe(false);
+    expect(await other.transfers.renewLease(signed.id, OWNER_B, LEASE_MS, later)).toBe(true);
+  });
+
+  it('retries after a revert with back-off, counting the attempt and keeping the error', async () => {
+    const row = await stored();
+    await store.transfers.claim(row.id, OWNER_A, LEASE_MS, NOW);
+    await store.transfers.markSubmitted(
+      row.id,
+      OWNER_A,
+      { txHash: hash(79), rawTx: '0x02', sender: SPOKE, nonce: 5, sentBlock: 12 },
+      LEASE_MS,
+      NOW,
+    );
+    expect(
+      await store.transfers.releaseLease(row.id, OWNER_A, NOW + 1, {
+        nextAttemptAt: NOW + 5000,
+        error: 'reverted',
+        attempt: true,
+      }),
+    ).toBe(true);
+    expect(await store.transfers.findById(row.id)).toMatchObject({
+      status: 'deposited',
+      attempts: 1,
+      lastError: 'reverted',
+      nextAttemptAt: NOW + 5000,
+      fillTxHash: null,
+      leaseOwner: null,
+    });
+    expect(await store.transfers.claim(row.id, OWNER_B, LEASE_MS, NOW + 4999)).toBeUndefined();
+    expect(await store.transfers.listWaiting('intent', 137, NOW + 4999, 10)).toEqual([]);
+    expect((await store.transfers.claim(row.id, OWNER_B, LEASE_MS, NOW + 5000))?.leaseOwner).toBe(OWNER_B);
+  });
+
+  it('moves status only from the states each move starts from', async () => {
+    const row = await stored();
+    const fill = { txHash: hash(80), blockNumber: 50, blockHash: hash(81) };
+    // An expiry only from deposited; a fill in flight blocks it.
+    await store.transfers.claim(row.id, OWNER_A, LEASE_MS, NOW);
+    expect(await store.transfers.markExpired(row.id, NOW)).toBe(false);
+    expect(await store.transfers.markReorged(row.id, NOW)).toBe(false);
+    expect(await store.transfers.markFilled(row.id, fill, NOW)).toBe(true);
+    expect(await store.transfers.findById(row.id)).toMatchObject({
+      status: 'filled',
+      fillTxHash: hash(80),
+      fillBlockNumber: 50,
+      leaseOwner: null,
+    });
+    // Filled is final for the fill moves.
+    expect(await store.transfers.markFilledByOther(row.id, null, NOW)).toBe(false);
+    expect(await store.transfers.markExpired(row.id, NOW)).toBe(false);
+    expect(await store.transfers.claim(row.id, OWNER_B, LEASE_MS, NOW)).toBeUndefined();
+    expect(await store.transfers.releaseLease(row.id, OWNER_A, NOW)).toBe(false);
+
+    const expiring = await stored();
+    expect(await store.transfers.markExpired(expiring.id, NOW)).toBe(true);
+    expect(await store.transfers.claim(expiring.id, OWNER_A, LEASE_MS, NOW)).toBeUndefined();
+    expect(await store.transfers.markFilled(expiring.id, fill, NOW)).toBe(false);
+
+    const other1 = await stored();
+    expect(await store.transfers.markFilledByOther(other1.id, bytes32(SPOKE), NOW)).toBe(true);
+    expect(await store.transfers.markExpired(other1.id, NOW)).toBe(false);
+
+    const lock = await stored(deposit({ provider: 'lock-release' }));
+    expect(await store.transfers.markExpired(lock.id, NOW)).toBe(false);
+    expect(await store.transfers.markFilledByOther(lock.id, null, NOW)).toBe(false);
+    expect((await store.transfers.claim(lock.id, OWNER_A, LEASE_MS, NOW))?.status).toBe('releasing');
+    expect(await store.transfers.markFilled(lock.id, fill, NOW)).toBe(true);
+    expect((await store.transfers.findById(lock.id))?.status).toBe('released');
+  });
+
+  it('sets aside a reorged deposit and takes it back, with its new block, when it is read again', async () => {
+    const d = deposit();
+    const row = await stored(d);
+    expect(await store.transfers.markReorged(row.id, NOW)).toBe(true);
+    expect(await store.transfers.listWaiting('intent', 137, NOW, 10)).toEqual([]);
+    expect(await store.transfers.claim(row.id, OWNER_A, LEASE_MS, NOW)).toBeUndefined();
+    const moved = { ...d, depositBlockNumber: d.depositBlockNumber + 1, depositBlockHash: hash(6000) };
+    expect(await store.transfers.upsertDeposit(moved, NOW + 1)).toBe('updated');
+    expect(await store.transfers.findById(row.id)).toMatchObject({
+      status: 'deposited',
+      depositBlockNumber: d.depositBlockNumber + 1,
+      depositBlockHash: hash(6000),
+    });
+    // Once claimed, a re-read never rewrites the deposit under the keeper.
+    await store.transfers.claim(row.id, OWNER_A, LEASE_MS, NOW + 2);
+    expect(await store.transfers.upsertDeposit({ ...moved, depositBlockHash: hash(6001) }, NOW + 3)).toBe(
+      'unchanged',
+    );
+    expect((await store.transfers.findById(row.id))?.depositBlockHash).toBe(hash(6000));
+  });
+
+  it('keeps scan cursors per chain and contract', async () => {
+    expect(await store.transfers.cursor(1, SPOKE)).toBeUndefined();
+    await store.transfers.setCursor(1, SPOKE, 10, hash(10), NOW);
+    await store.transfers.setCursor(137, SPOKE, 20, hash(20), NOW);
+    await other.transfers.setCursor(1, SPOKE.toLowerCase(), 12, hash(12), NOW + 1);
+    expect(await store.transfers.cursor(1, SPOKE)).toEqual({ blockNumber: 12, blockHash: hash(12) });
+    expect(await store.transfers.cursor(137, SPOKE)).toEqual({ blockNumber: 20, blockHash: hash(20) });
+  });
+
+  describe('root bundles', () => {
+    const leaf = (leafId: number, addresses: string[]) => ({
+      leafId,
+      chainId: 1,
+      amountToReturn: '0',
+      l2TokenAddress: SPOKE,
+      refundAddresses: addresses,
+      refundAmounts: addresses.map(() => '123456789012345678901234'),
+      proof: [hash(1)],
+    });
+
+    async function filledAndExpired() {
+      const filled = await stored();
+      await store.transfers.claim(filled.id, OWNER_A, LEASE_MS, NOW);
+      await store.transfers.markFilled(
+        filled.id,
+        { txHash: hash(90), blockNumber: 5, blockHash: hash(91) },
+        NOW,
+      );
+      const expired = await stored();
+      await store.transfers.markExpired(expired.id, NOW);
+      return { filled, expired };
+    }
+
+    it('plans one open bundle per chain and pays each transfer once', async () => {
+      const { filled, expired } = await filledAndExpired();
+      expect((await store.transfers.listToSettle(1, 10)).map((t) => t.id).sort()).toEqual(
+        [filled.id, expired.id].sort(),
+      );
+      const plan = {
+        chainId: 1,
+        spokePool: SPOKE,
+        root: hash(100),
+        leaves: [leaf(0, [SPOKE]), leaf(1, [SPOKE])],
+        assignments: [
+          { transferId: filled.id, kind: 'repayment' as const, leafId: 0 },
+          { transferId: expired.id, kind: 'refund' as const, leafId: 1 },
+        ],
+      };
+      const [a, b] = await Promise.all([
+        store.rootBundles.create(plan, OWNER_A, LEASE_MS, NOW),
+        other.rootBundles.create(plan, OWNER_B, LEASE_MS, NOW),
+      ]);
+      expect([a, b].filter(Boolean)).toHaveLength(1);
+      const bundle = (a ?? b)!;
+      expect(bundle).toMatchObject({ state: 'planned', root: hash(100), rootBundleId: null, relayTx: null });
+      expect(bundle.leaves[0]!.refundAmounts).toEqual(['123456789012345678901234']);
+      expect(await store.transfers.listToSettle(1, 10)).toEqual([]);
+      expect((await store.rootBundles.findOpen(1))?.id).toBe(bundle.id);
+      // The refund is not visible to the api before the bundle is on the SpokePool.
+      expect((await store.transfers.findById(expired.id))?.refund).toBeNull();
+
+      // A lease like the transfers': only its owner records transactions.
+      const owner = bundle.leaseOwner!;
+      const stranger = owner === OWNER_A ? OWNER_B : OWNER_A;
+      expect(await store.rootBundles.claim(bundle.id, stranger, LEASE_MS, NOW + 1)).toBe(false);
+      const tx = { txHash: hash(101), rawTx: '0x01', nonce: 1, sender: SPOKE };
+      expect(await store.rootBundles.recordRelayTx(bundle.id, stranger, tx, NOW)).toBe(false);
+      expect(await store.rootBundles.recordRelayTx(bundle.id, owner, tx, NOW)).toBe(true);
+      expect(await store.rootBundles.recordRelayTx(bundle.id, owner, tx, NOW)).toBe(false);
+      expect(await store.rootBundles.claim(bundle.id, stranger, LEASE_MS, NOW + LEASE_MS + 1)).toBe(true);
+
+      expect(await store.rootBundles.markRelayed(bundle.id, 7, NOW + 2)).toBe(true);
+      expect(await store.rootBundles.markRelayed(bundle.id, 8, NOW + 2)).toBe(false);
+      expect((await store.transfers.findById(expired.id))?.refund).toEqual({
+        rootBundleId: 7,
+        leafId: 1,
+        txHash: null,
+      });
+      expect(
+        await store.rootBundles.recordLeafTx(bundle.id, stranger, 1, { ...tx, txHash: hash(102) }, NOW + 3),
+      ).toBe(true);
+
+      await store.rootBundles.markLeafExecuted(bundle.id, 1, hash(102), NOW + 4);
+      await store.rootBundles.markLeafExecuted(bundle.id, 1, hash(102), NOW + 4);
+      expect(await store.transfers.findById(expired.id)).toMatchObject({
+        status: 'refunded',
+        refund: { rootBundleId: 7, leafId: 1, txHash: hash(102) },
+      });
+      expect((await store.rootBundles.findOpen(1))?.state).toBe('relayed');
+      await store.rootBundles.markLeafExecuted(bundle.id, 0, hash(103), NOW + 5);
+      expect(await store.transfers.findByDeposit('intent', 1, filled.depositId)).toMatchObject({
+        status: 'repaid',
+        repayment: { rootBundleId: 7, leafId: 0, txHash: hash(103) },
+      });
+      expect(await store.rootBundles.findOpen(1)).toBeUndefined();
+      expect((await store.rootBundles.findById(bundle.id))?.state).toBe('executed');
+    });
+
+    it('writes nothing when a transfer is no longer in the state its leaf assumes', async () => {
+      const { filled, expired } = await filledAndExpired();
+      const base = { chainId: 1, spokePool: SPOKE, root: hash(200), leaves: [leaf(0, [SPOKE])] };
+      // The filled transfer cannot be refunded, nor the expired one repaid.
+      expect(
+        await store.rootBundles.create(
+          {
+            ...base,
+            assignments: [
+              { transferId: expired.id, kind: 'refund', leafId: 0 },
+              { transferId: filled.id, kind: 'refund', leafId: 0 },
+            ],
+          },
+          OWNER_A,
+          LEASE_MS,
+          NOW,
+        ),
+      ).toBeUndefined();
+      expect(await store.rootBundles.findOpen(1)).toBeUndefined();
+      expect((await store.transfers.findById(expired.id))?.refundBundleRow).toBeNull();
+    });
+  });
+});
