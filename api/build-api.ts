@@ -9,6 +9,8 @@ import { createLogger, type Logger } from '../shared/log/create-logger';
 import { openStore, type Store } from '../shared/store/store';
 import { startQuoting, type QuotingService } from '../shared/routing/quoting-service';
 import { Prices } from '../shared/routing/prices/usd-prices';
+import { buildCrossChainProviders } from '../shared/bridges/provider-registry';
+import { TransferPricing } from '../shared/bridges/transfer-pricing';
 import { GasPriceReader } from '../shared/chain/gas-price-reader';
 import { tokensOfChain } from '../shared/tokens/token-lists';
 import { createAdminServer } from '../shared/metrics/admin-server';
@@ -114,6 +116,19 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     pollMs: options.blockPollMs,
     staleness: config.staleness,
   });
+  const tokensOf = (chainId: number) => listedTokens.get(chainId) ?? [];
+  const prices = new Prices(quoting.engine, { tokensOf });
+  const gasPrices = new GasPriceReader(chainClients);
+  // Cross-chain providers read the chains within a request (balances, receipts, logs): the api's request clients.
+  const crossChainProviders = buildCrossChainProviders({
+    crossChain: config.crossChain,
+    chains,
+    clients: chainClients,
+    pricing: new TransferPricing({ chains, engine: quoting.engine, prices, tokensOf }),
+    gasPrices,
+    refunds: store.transfers,
+    log,
+  });
   const routes = serviceRoutes({
     store,
     chains,
@@ -124,10 +139,11 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     quotes: {
       engine: quoting.engine,
       protocolFeePips: config.protocolFeePips,
-      prices: new Prices(quoting.engine, { tokensOf: (chainId) => listedTokens.get(chainId) ?? [] }),
-      gasPrices: new GasPriceReader(chainClients),
+      prices,
+      gasPrices,
     },
     chainClients: swapClients,
+    crossChain: { providers: crossChainProviders },
   });
   const app = createApp({
     log,

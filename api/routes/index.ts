@@ -1,3 +1,4 @@
+import { CrossChainProviders } from '../../shared/bridges/provider-registry';
 import { DEFAULT_PROTOCOL_FEE_PIPS } from '../../shared/domain/protocol-fee';
 import type { RouteDefinition } from '../http/route-definition';
 import { documentationRoutes } from '../openapi';
@@ -13,6 +14,7 @@ import { supportChainRoute } from './support-chain/support-chain';
 import { listTokensRoute } from './tokens/list-tokens';
 import { transactionStatusRoute } from './transactions/get-transaction-status';
 import { NO_TRANSACTION_STATUS_SOURCE } from './transactions/transaction-status-source';
+import { txStatusRoute } from './tx-status/post-tx-status';
 
 /**
  * The registry: every endpoint in the order of the spec, then the documented ones not served yet (listed without
@@ -28,6 +30,7 @@ export function serviceRoutes(deps: RouteDeps): RouteDefinition[] {
       protocolFeePips: deps.quotes?.protocolFeePips ?? DEFAULT_PROTOCOL_FEE_PIPS,
       prices: deps.quotes?.prices,
       gasPrices: deps.quotes?.gasPrices,
+      crossChain: deps.crossChain,
     }),
     swapRoute({
       chains: deps.chains,
@@ -36,6 +39,11 @@ export function serviceRoutes(deps: RouteDeps): RouteDefinition[] {
       protocolFeePips: deps.quotes?.protocolFeePips ?? DEFAULT_PROTOCOL_FEE_PIPS,
       clients: deps.chainClients ?? { find: () => undefined },
       now: deps.now,
+      crossChain: deps.crossChain,
+    }),
+    txStatusRoute({
+      chains: deps.chains,
+      providers: deps.crossChain?.providers ?? new CrossChainProviders([]),
     }),
     transactionStatusRoute({
       chains: deps.chains,

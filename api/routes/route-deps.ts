@@ -2,7 +2,7 @@ import type { ChainRegistry } from '../../shared/chain/chain-registry';
 import type { Store } from '../../shared/store/store';
 import type { SecretBox } from '../gateway/secret-box';
 import type { RequestValidator } from '../http/validator';
-import type { QuotesDeps } from './quotes/post-quotes';
+import type { CrossChainRouteDeps, QuotesDeps } from './quotes/post-quotes';
 import type { SwapDeps } from './swap/post-swap';
 import type { TransactionStatusSource } from './transactions/transaction-status-source';
 
@@ -23,4 +23,9 @@ export interface RouteDeps {
   quotes?: Pick<QuotesDeps, 'engine' | 'protocolFeePips' | 'prices' | 'gasPrices'>;
   /** RPC clients for the swap's dry run; absent: every swap answers 422 NO_ROUTE. */
   chainClients?: SwapDeps['clients'];
+  /**
+   * The cross-chain providers (quotes, swaps, POST /tx-status); absent: cross-chain quotes and swaps answer 422
+   * NO_ROUTE and every dexHash is unknown.
+   */
+  crossChain?: CrossChainRouteDeps;
 }

@@ -123,11 +123,11 @@ export interface CrossChainConfig {
   relayerFeeBps: number;
   /** The least profit, in basis points of the value, at which the relayer still fills (negative: a loss it accepts). */
   relayerMinProfitBps: number;
-  /** Origin blocks on top of a deposit's block before the relayer fills it. */
+  /** Origin blocks, the deposit's own counted, before the relayer fills it. */
   intentConfirmations: number;
   /** The lock-and-release bridge's fee, in basis points. */
   lockReleaseFeeBps: number;
-  /** Origin blocks on top of a lock before its message is relayed. */
+  /** Origin blocks, the lock's own counted, before its message is relayed. */
   lockReleaseConfirmations: number;
   lifi: LifiConfig;
 }

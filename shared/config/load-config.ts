@@ -55,7 +55,7 @@ export const ENV_DEFAULTS = {
   LIFI_API_URL: '',
   LIFI_API_KEY: '',
   LIFI_INTEGRATOR: 'tas',
-  LIFI_TIMEOUT_MS: '4000',
+  LIFI_TIMEOUT_MS: '2500',
 } as const;
 
 export type EnvName = keyof typeof ENV_DEFAULTS;

@@ -507,8 +507,12 @@ describe('POST /swap (single-chain)', () => {
       aggregatorId: 'some-bridge',
     });
 
-    it('answers 422 NO_ROUTE for a valid cross-chain swap', async () => {
-      expectError(await swap({ mode: 'cross-chain', params: crossChainParams() }), 422, 'NO_ROUTE');
+    it('answers 400 for a cross-chain swap to a chain this devnet does not run', async () => {
+      const res = await swap({ mode: 'cross-chain', params: crossChainParams() });
+      expectError(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.error?.details).toEqual([
+        { field: 'params.toChainId', message: 'Chain 137 is not enabled' },
+      ]);
     });
 
     it('answers 400 for a cross-chain swap with dryRun', async () => {

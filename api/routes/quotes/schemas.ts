@@ -316,26 +316,114 @@ export const singleChainQuoteSchema: SchemaObject = {
   },
 };
 
+const routeAssetSchema: SchemaObject = {
+  type: 'object',
+  required: ['chainId', 'address', 'symbol', 'decimals'],
+  properties: {
+    chainId: { type: 'integer' },
+    address: {
+      type: 'string',
+      description:
+        'Token address; the native token as the pseudo-address (or the zero address, as a provider reports)',
+    },
+    symbol: { type: 'string' },
+    decimals: { type: 'integer' },
+  },
+};
+
 export const crossChainQuoteSchema: SchemaObject = {
   type: 'object',
   description: 'Fields beyond those listed are provider-dependent and may change',
-  required: ['aggregatorId', 'toTokenAmount', 'minimumReceived', 'fromTokenAmount', 'integratorFeeBreakdown'],
+  required: [
+    'aggregatorId',
+    'aggregatorOrder',
+    'fromChainId',
+    'toChainId',
+    'toTokenAmount',
+    'minimumReceived',
+    'fromTokenAmount',
+    'estimateCostInUSD',
+    'estimatedGas',
+    'estimatedSeconds',
+    'bridgeInfo',
+    'middlewareRoute',
+    'integratorFeeBreakdown',
+    'alternatives',
+  ],
   properties: {
-    aggregatorId: { type: 'string', description: 'Opaque provider ID; pass it unchanged to POST /swap' },
-    toTokenAmount: baseUnits('output token'),
-    minimumReceived: baseUnits('output token'),
-    fromTokenAmount: { type: 'string', description: 'The input amount echoed in human-readable units' },
-    estimateCostInUSD: { description: "USD, the provider's estimate; content varies by provider" },
-    estimatedGas: { type: 'string', description: 'Provider-dependent; may be a wei amount; display only' },
+    aggregatorId: {
+      type: 'string',
+      description: 'Opaque ID of the provider with the most output; pass it unchanged to POST /swap',
+    },
+    aggregatorOrder: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Providers that quoted, best (most output) first; the first entry equals `aggregatorId`',
+    },
+    fromChainId: { type: 'integer' },
+    toChainId: { type: 'integer' },
+    toTokenAmount: {
+      type: 'string',
+      description:
+        'Integer string in base units of the output token: what the account receives on the destination, every fee deducted',
+    },
+    minimumReceived: {
+      type: 'string',
+      description: 'Base units of the output token: `toTokenAmount` less `slippage`',
+    },
+    fromTokenAmount: {
+      type: 'string',
+      description: 'The input amount echoed in human-readable units, as sent (fees included)',
+    },
+    estimateCostInUSD: {
+      type: 'string',
+      nullable: true,
+      description:
+        "USD, the provider's estimate of its own cost (relayer fee and destination gas, or the bridge fee); null when it cannot be priced",
+    },
+    estimatedGas: {
+      type: 'string',
+      description: 'Gas of the source transaction as the provider estimates it; display only',
+    },
+    estimatedSeconds: {
+      type: 'number',
+      description: 'Expected seconds from the source receipt to the output on the destination',
+    },
     bridgeInfo: {
       type: 'object',
+      required: ['displayName'],
       properties: { displayName: { type: 'string', description: 'The bridge chosen' } },
     },
     middlewareRoute: {
+      type: 'array',
+      items: routeAssetSchema,
       description:
-        'Assets of the route with their decimals; the native token may appear as the pseudo-address or the zero address',
+        'Assets of the route with their decimals, from what the account sends to what arrives (a native coin is bridged as its wrapped token)',
     },
     integratorFeeBreakdown: integratorFeeBreakdownSchema,
+    alternatives: {
+      type: 'array',
+      description: 'Every provider that quoted, in `aggregatorOrder`: compare output and time',
+      items: {
+        type: 'object',
+        required: [
+          'aggregatorId',
+          'displayName',
+          'toTokenAmount',
+          'minimumReceived',
+          'estimatedSeconds',
+          'estimateCostInUSD',
+        ],
+        properties: {
+          aggregatorId: { type: 'string' },
+          displayName: { type: 'string' },
+          toTokenAmount: baseUnits('output token'),
+          minimumReceived: baseUnits('output token'),
+          estimatedSeconds: { type: 'number' },
+          estimateCostInUSD: { type: 'string', nullable: true },
+        },
+      },
+    },
   },
 };
 

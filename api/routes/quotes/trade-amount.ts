@@ -1,7 +1,5 @@
-import type { ChainRegistry } from '../../../shared/chain/chain-registry';
 import { fractionDigits, toBaseUnits, UINT256_MAX } from '../../../shared/domain/amount-bounds';
 import { ValidationError } from '../../../shared/domain/errors';
-import type { TokensRepository } from '../../../shared/store/repositories/tokens-repository';
 import { INVALID_BODY } from '../../http/validator';
 
 const amountError = (message: string): ValidationError =>
@@ -22,17 +20,4 @@ export function tradeAmountIn(amount: string, token: { symbol: string; decimals:
     throw amountError(`Must be at most 2^256 − 1 in base units (amount × 10^${decimals} for ${symbol})`);
   }
   return amountIn;
-}
-
-/**
- * A cross-chain amount is held to the same bounds when its source chain lists the input token; otherwise (or
- * once it passes) the request goes on to the providers.
- */
-export async function checkCrossChainAmount(
-  deps: { chains: ChainRegistry; tokens: TokensRepository },
-  params: { fromChainId: number; inTokenAddress: string; amount: string },
-): Promise<void> {
-  if (!deps.chains.isEnabled(params.fromChainId)) return;
-  const token = await deps.tokens.find(params.fromChainId, params.inTokenAddress);
-  if (token) tradeAmountIn(params.amount, token);
 }

@@ -13,7 +13,9 @@ import { INVALID_BODY } from '../../http/validator';
 import { assertFreshMarket } from '../quotes/fresh-market-state';
 import { GWEI, noRoute, resolveSingleChainTrade, type TradeDeps } from '../quotes/single-chain-trade';
 import type { Fees } from '../quotes/schemas';
-import { checkCrossChainAmount } from '../quotes/trade-amount';
+import { CrossChainProviders } from '../../../shared/bridges/provider-registry';
+import type { CrossChainRouteDeps } from '../quotes/post-quotes';
+import { crossChainSwapError, swapCrossChain } from './cross-chain-swap';
 import { swapBody, swapResponse, type SingleChainSwapParams, type SwapRequest } from './schemas';
 
 /** Calldata expires on-chain this long after it is built (the spec's 5 minutes). */
@@ -35,7 +37,8 @@ export const swapEndpoint: DocumentedRoute = {
     tag: 'Quotes and swaps',
     summary: 'Unsigned transaction calldata for a quoted route',
     description:
-      "Send the same pair and amount as the quote plus the wallet `account` and the quote's `aggregatorId`. The service never broadcasts: sign and send the transaction yourself, after `eth_estimateGas`. `dryRun` is accepted with no effect on single-chain and rejected on cross-chain.",
+      "Send the same pair and amount as the quote plus the wallet `account` and the quote's `aggregatorId`. The service never broadcasts: sign and send the transaction yourself, after `eth_estimateGas`. `dryRun` is accepted with no effect on single-chain and rejected on cross-chain.\n\n" +
+      "Cross-chain: `account` sends the source transaction and receives the output on the destination chain. The transaction is run from `account` before it is returned; calldata that would revert for any reason other than the account's own balance or allowance is refused with `500 CROSS_CHAIN_SWAP_ERROR` (request a new quote). `aggregatorId` must be a cross-chain provider between the two chains (`400` on `params.aggregatorId` listing them); keep `dexHash` for `POST /tx-status`. Approve `contractToApprove` for an ERC-20 input; a native input is sent as `value`. The other errors are those of the cross-chain quote.",
     response: swapResponse,
     errors: [400, 422, 500],
   },
@@ -43,6 +46,8 @@ export const swapEndpoint: DocumentedRoute = {
 
 export interface SwapDeps extends TradeDeps {
   protocolFeePips: number;
+  /** Absent: no provider, so every valid cross-chain swap answers 422 NO_ROUTE. */
+  crossChain?: Pick<CrossChainRouteDeps, 'providers'>;
   /** RPC access per chain for the dry run; a chain without a client cannot be swapped on. */
   clients: { find(chainId: number): ChainClient | undefined };
 }
@@ -152,15 +157,23 @@ async function swapSingleChain(
 
 /**
  * POST /swap. Single-chain: calldata for the quoted source's route at the latest pool state, dry-run from the
- * account before answering. A valid cross-chain body answers 422 NO_ROUTE until cross-chain providers exist.
+ * account before answering. Cross-chain: the quoted provider's source transaction, dry-run likewise.
  */
 export function swapRoute(deps: SwapDeps & { now: () => number }): RouteDefinition {
   return defineRoute<SwapRequest>({
     ...swapEndpoint,
     async handle({ body, log }) {
-      if (body.mode !== 'single-chain') {
-        await checkCrossChainAmount(deps, body.params);
-        throw noRoute();
+      if (body.mode === 'cross-chain') {
+        try {
+          const providers = deps.crossChain?.providers ?? new CrossChainProviders([]);
+          const swap = await swapCrossChain({ ...deps, providers }, body.params, body.fees, deps.now());
+          return { mode: 'cross-chain', swap };
+        } catch (err) {
+          if (err instanceof ServiceError) throw err;
+          log.error({ err }, 'cross-chain swap failed');
+          // The cause stays in the log: RPC errors can carry node URLs with credentials.
+          throw crossChainSwapError('Could not build the cross-chain swap');
+        }
       }
       try {
         const swap = await swapSingleChain(deps, body.params, body.fees, deps.now());

@@ -21,6 +21,9 @@ const aggregatorIdSchema: SchemaObject = {
     '`aggregatorId` exactly as the quote returned it (single-chain: or the next `aggregatorOrder` entry)',
 };
 
+export const CROSS_CHAIN_DRY_RUN =
+  'Is not allowed on a cross-chain swap (dryRun applies to single-chain only)';
+
 export const singleChainSwapParams: SchemaObject = {
   type: 'object',
   required: [...singleChainPairRequired, 'account', 'aggregatorId'],
@@ -32,14 +35,18 @@ export const singleChainSwapParams: SchemaObject = {
   },
 };
 
-/** Cross-chain swap params are closed: `gasPrice` and `dryRun` are rejected. */
+/**
+ * Cross-chain swap params are closed: `gasPrice` and any other unknown key are rejected; `dryRun` too, with a
+ * message that says why (the spec rejects it on cross-chain only).
+ */
 export const crossChainSwapParams: SchemaObject = {
   ...crossChainQuoteParams,
   required: [...(crossChainQuoteParams.required as string[]), 'account', 'aggregatorId'],
   properties: {
     ...crossChainQuoteParams.properties,
-    account: walletAddressSchema,
+    account: { ...walletAddressSchema, description: 'Sends the source transaction and receives the output' },
     aggregatorId: aggregatorIdSchema,
+    dryRun: { 'x-forbidden': CROSS_CHAIN_DRY_RUN, description: 'Not accepted on cross-chain swaps' },
   },
 };
 
@@ -138,17 +145,49 @@ export const singleChainSwapSchema: SchemaObject = {
 
 export const crossChainSwapSchema: SchemaObject = {
   type: 'object',
-  required: ['calldata', 'to', 'value', 'dexHash', 'estimatedGas', 'gasLimit'],
+  required: [
+    'calldata',
+    'to',
+    'value',
+    'dexHash',
+    'estimatedGas',
+    'gasLimit',
+    'outAmount',
+    'minOutAmount',
+    'aggregatorId',
+  ],
   properties: {
-    calldata: { type: 'string', description: 'Calldata hex, bound to `account`' },
-    to: { type: 'string' },
+    calldata: {
+      type: 'string',
+      description:
+        'Calldata hex of the source-chain transaction, bound to `account`; expires on-chain after about 5 minutes',
+    },
+    to: { type: 'string', description: 'Contract to send the source transaction to' },
     value: weiValue,
     dexHash: {
       type: 'string',
       description: 'Identifies the provider for POST /tx-status; send it in lowercase',
     },
-    estimatedGas: { type: 'string', description: 'Provider-dependent; may be a wei amount' },
+    estimatedGas: {
+      type: 'string',
+      description:
+        "Gas of the source transaction from `account` when it can run now, else the provider's estimate",
+    },
     gasLimit,
+    contractToApprove: {
+      type: 'string',
+      description:
+        'ERC-20 spender the input allowance must cover (amount plus fees); absent for a native input',
+    },
+    outAmount: {
+      type: 'string',
+      description: 'Base units of the output token: what `account` receives on the destination chain',
+    },
+    minOutAmount: {
+      type: 'string',
+      description: 'Base units of the output token: `outAmount` less `slippage`',
+    },
+    aggregatorId: { type: 'string', description: 'The provider that built the transaction' },
   },
 };
 

@@ -1,12 +1,12 @@
-import type { DocumentedRoute } from '../../http/route-definition';
+import type { ChainRegistry } from '../../../shared/chain/chain-registry';
+import { NoTransferStatus, type TransferStatusReport } from '../../../shared/bridges/cross-chain-provider';
+import type { CrossChainProviders } from '../../../shared/bridges/provider-registry';
+import { ServiceError, ValidationError } from '../../../shared/domain/errors';
+import { defineRoute, type DocumentedRoute, type RouteDefinition } from '../../http/route-definition';
 import { INVALID_BODY } from '../../http/validator';
-import { transferStatusSchema, txStatusBody } from './schemas';
+import { transferStatusSchema, txStatusBody, type TxStatusRequest } from './schemas';
 
-/**
- * POST /tx-status, the status of a cross-chain transfer: documented so /openapi.json covers the whole spec, and not
- * served until cross-chain providers exist (a request answers 404 meanwhile). The route that serves it will spread
- * this object (`{...txStatusEndpoint, handle}`), so the document does not change when it does.
- */
+/** POST /tx-status as documented: served by `txStatusRoute`, listed in /openapi.json from this very object. */
 export const txStatusEndpoint: DocumentedRoute = {
   method: 'POST',
   path: '/tx-status',
@@ -17,8 +17,76 @@ export const txStatusEndpoint: DocumentedRoute = {
     tag: 'Quotes and swaps',
     summary: 'Status of a cross-chain transfer',
     description:
-      '`500 TX_STATUS_ERROR` while the provider has no status yet or when it reports a failure: keep polling with backoff.',
+      '`hash` is the source-chain transaction, `chainId` the source chain, `dexHash` the one the cross-chain swap returned (compared in any casing; an unknown one is `400` on `dexHash`). The status is read from the chains each time, so any api instance answers it, before and after a restart. `500 TX_STATUS_ERROR` while the provider has no status yet (the source transaction is not mined, or not known to the node) or cannot read it: keep polling with backoff. A `200` always has `errorMsg: null` and every field, null where unknown; `status` SUCCESS means the output arrived on the destination.',
     response: transferStatusSchema,
     errors: [400, 500],
   },
 };
+
+export interface TxStatusDeps {
+  chains: ChainRegistry;
+  providers: CrossChainProviders;
+}
+
+export type TransferStatusBody = Omit<TransferStatusReport, 'status' | 'detailStatus'> & {
+  errorMsg: null;
+  status: string;
+  detailStatus: string | null;
+};
+
+/** The spec's field order, with errorMsg (always null in a 200) before the two statuses. */
+function statusBody(report: TransferStatusReport): TransferStatusBody {
+  return {
+    fromChainId: report.fromChainId,
+    toChainId: report.toChainId,
+    fromTxHash: report.fromTxHash,
+    toTxHash: report.toTxHash,
+    fromAmount: report.fromAmount,
+    toAmount: report.toAmount,
+    fromTokenAddress: report.fromTokenAddress,
+    toTokenAddress: report.toTokenAddress,
+    bridgeHash: report.bridgeHash,
+    errorMsg: null,
+    status: report.status,
+    detailStatus: report.detailStatus,
+  };
+}
+
+/** POST /tx-status: the provider named by the dexHash reads the transfer's status from the chains. */
+export function txStatusRoute(deps: TxStatusDeps): RouteDefinition {
+  return defineRoute<TxStatusRequest>({
+    ...txStatusEndpoint,
+    async handle({ body, log }) {
+      if (!deps.chains.isEnabled(body.chainId)) {
+        const message = `Chain ${body.chainId} is not enabled`;
+        throw new ValidationError(message, [{ field: 'chainId', message }]);
+      }
+      const provider = deps.providers.byDexHash(body.dexHash);
+      if (!provider) {
+        const known = deps.providers.all().map((p) => p.dexHash);
+        throw new ValidationError(INVALID_BODY, [
+          {
+            field: 'dexHash',
+            message:
+              known.length > 0
+                ? `Must be the dexHash of a cross-chain swap: one of ${known.join(', ')}`
+                : 'Must be the dexHash of a cross-chain swap (no cross-chain provider is enabled)',
+          },
+        ]);
+      }
+      try {
+        return statusBody(await provider.status({ hash: body.hash, chainId: body.chainId }));
+      } catch (err) {
+        if (err instanceof NoTransferStatus) throw new ServiceError('TX_STATUS_ERROR', 500, err.message);
+        if (err instanceof ServiceError) throw err;
+        log.error({ err, provider: provider.id }, 'transfer status failed');
+        // The cause stays in the log: RPC errors can carry node URLs with credentials.
+        throw new ServiceError(
+          'TX_STATUS_ERROR',
+          500,
+          'Could not read the transfer status; retry with backoff',
+        );
+      }
+    },
+  });
+}

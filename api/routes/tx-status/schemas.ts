@@ -36,28 +36,56 @@ export const TRANSFER_FAILURE_STATUSES = [
 const reported = (description: string): SchemaObject => ({
   type: 'string',
   nullable: true,
-  description: `${description}; only when the provider reports it`,
+  description: `${description}; null unless the provider reports it`,
 });
 
 /** `data` of POST /tx-status: the transfer status as the provider reports it. */
 export const transferStatusSchema: SchemaObject = {
   type: 'object',
-  required: ['fromChainId', 'toChainId', 'status'],
+  required: [
+    'fromChainId',
+    'toChainId',
+    'fromTxHash',
+    'toTxHash',
+    'fromAmount',
+    'toAmount',
+    'fromTokenAddress',
+    'toTokenAddress',
+    'bridgeHash',
+    'errorMsg',
+    'status',
+    'detailStatus',
+  ],
   properties: {
     fromChainId: { type: 'integer' },
-    toChainId: { type: 'integer' },
+    toChainId: {
+      type: 'integer',
+      nullable: true,
+      description: 'Null only when the source transaction is no transfer at all (status INVALID)',
+    },
     fromTxHash: reported('Source-chain transaction hash'),
     toTxHash: reported('Destination-chain transaction hash'),
-    fromAmount: reported('As the provider reports; unit not normalized'),
-    toAmount: reported('As the provider reports; unit not normalized'),
+    fromAmount: reported(
+      'As the provider reports; unit not normalized (the devnet bridges: base units of the source token spent, fees included)',
+    ),
+    toAmount: reported(
+      'As the provider reports; unit not normalized (the devnet bridges: base units of the output token received)',
+    ),
     fromTokenAddress: reported('Source token address'),
     toTokenAddress: reported('Destination token address'),
-    bridgeHash: reported('Bridge-side identifier'),
+    bridgeHash: reported(
+      'Bridge-side identifier (the intent bridge: the Across relay hash; the lock-release bridge: the lock nonce)',
+    ),
     errorMsg: { type: 'string', nullable: true, description: 'Always null in a 200' },
     status: {
       type: 'string',
       description: `Provider-specific. Success: ${TRANSFER_SUCCESS_STATUSES.join(', ')}. Failure: ${TRANSFER_FAILURE_STATUSES.join(', ')}. Anything else means in progress.`,
     },
-    detailStatus: { type: 'string', nullable: true, description: 'Provider-specific detail of `status`' },
+    detailStatus: {
+      type: 'string',
+      nullable: true,
+      description:
+        'Provider-specific stage of `status`. The devnet bridges: WAITING (origin confirmations), BRIDGE_PENDING (confirmed, not yet filled or released), SUCCESS, REFUND_PENDING (expired unfilled, refund not executed yet), REFUND, FROM_FAILURE (source transaction reverted), INVALID (no transfer of this provider in the source transaction)',
+    },
   },
 };
