@@ -1,4 +1,9 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import {
+  INTENT_STATUSES,
+  LOCK_RELEASE_STATUSES,
+  TRANSFER_PROVIDERS,
+} from '../shared/store/repositories/transfer-rows';
 import { FAILURE_KINDS } from './plan/failure-kinds';
 
 /** Which pipeline an order belongs to: a limit order or one DCA iteration. */
@@ -456,6 +461,16 @@ export class KeeperMetrics {
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tas_keeper_' });
     for (const stage of [...KEEPER_STAGES, 'main'] as const) this.unhandledErrorsTotal.inc({ stage }, 0);
+    // Every (provider, status) at 0 from the start: the panel reads 0 transfers, not "No data", before the first one.
+    this.setTransfers(
+      TRANSFER_PROVIDERS.flatMap((provider) =>
+        (provider === 'intent' ? INTENT_STATUSES : LOCK_RELEASE_STATUSES).map((status) => ({
+          provider,
+          status,
+          count: 0,
+        })),
+      ),
+    );
   }
 
   /**

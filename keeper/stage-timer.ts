@@ -1,9 +1,12 @@
+import { RpcTimeoutError, RpcUnavailableError } from '../shared/chain/rpc-errors';
 import type { Logger } from '../shared/log/create-logger';
 import type { KeeperMetrics, KeeperStage } from './keeper-metrics';
 
 /**
  * Runs one stage of a chain's tick: its time goes to the tick histogram, and a throw no stage foresaw is counted
- * and logged, never rethrown, so the tick goes on with the next stage.
+ * and logged, never rethrown, so the tick goes on with the next stage. A chain whose RPC is down (every URL failed
+ * or timed out) is an outage the RPC metrics and the chain's availability already report, not an unhandled error:
+ * the stage simply tries again on the next tick.
  */
 export class StageTimer {
   constructor(
@@ -17,6 +20,10 @@ export class StageTimer {
     try {
       await stage();
     } catch (err) {
+      if (err instanceof RpcUnavailableError || err instanceof RpcTimeoutError) {
+        this.log.warn({ err, stage: name }, 'keeper stage waits for the chain RPC');
+        return;
+      }
       this.metrics.unhandledError(name);
       this.log.error({ err, stage: name }, 'keeper stage failed');
     } finally {

@@ -7,6 +7,7 @@ import { loadDevnetConfig } from '../../devnet/devnet-config';
 import { devnetKeys } from '../../devnet/keys';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import { startDevnet, type RunningDevnet } from '../../devnet/start-devnet';
+import { devnetBridgeEnv } from '../../devnet/bridge-keys';
 import { buildKeeper, KEEPER_BLOCK_POLL_MS, type KeeperInstance } from '../../keeper/build-keeper';
 import { createLogger } from '../../shared/log/create-logger';
 import { limitOrderBody, limitOrderTokens } from '../factories/limit-orders';
@@ -132,6 +133,8 @@ describeWithTool('prometheus', 'dashboards on a real Prometheus', (prometheusBin
       KEEPER_LEASE_MS: '10000',
       KEEPER_ADMIN_PORT: '0',
       STALE_AFTER_SECONDS: String(STALE_AFTER_SECONDS),
+      // As `npm start` runs: the keeper relays with the devnet's relayer, so its inventory is on the dashboard.
+      ...devnetBridgeEnv({}),
     };
     api = await startApi(target, env, { chains }, { blockPollMs: KEEPER_BLOCK_POLL_MS });
     const config = testConfig(target, env, { chains });

@@ -4,6 +4,7 @@ import type { BatchPlan } from '../../keeper/plan/plan-stage';
 import type { ExecutionOrder } from '../../keeper/plan/execution-order';
 import type { Selection } from '../../keeper/select/select-stage';
 import { StageTimer } from '../../keeper/stage-timer';
+import { RpcUnavailableError } from '../../shared/chain/rpc-errors';
 import type { ExecutorWallet } from '../../keeper/submit/executor-wallet';
 import { ChainAvailability } from '../../keeper/watch/chain-availability';
 import { createLogger } from '../../shared/log/create-logger';
@@ -136,5 +137,17 @@ describe('ChainKeeper: one tick is the pipeline', () => {
     expect(calls).toEqual([`track ${HEAD}`, 'prepare', 'select', `publish ${HEAD} true`]);
     const errors = await metrics.unhandledErrorsTotal.get();
     expect(errors.values.find((v) => v.labels.stage === 'settle')?.value).toBe(1);
+  });
+
+  it("does not count a plugged-in stage's RPC outage as an unhandled error, and goes on to publish", async () => {
+    const relay: TickStage = {
+      name: 'relay_fill',
+      run: () => Promise.reject(new RpcUnavailableError(1, 'eth_call', 3, new Error('503'))),
+    };
+    const { keeper, calls, metrics } = harness({ ready: 0, more: [relay] });
+    await keeper.tick();
+    expect(calls).toEqual([`track ${HEAD}`, 'prepare', 'select', `publish ${HEAD} true`]);
+    const errors = await metrics.unhandledErrorsTotal.get();
+    expect(errors.values.find((v) => v.labels.stage === 'relay_fill')?.value).toBe(0);
   });
 });

@@ -20,6 +20,7 @@ describe('the devnet bridge keys', () => {
       RELAYER_PRIVATE_KEY: keys.relayer.privateKey,
       BRIDGE_ADMIN_PRIVATE_KEY: keys.bridgeAdmin.privateKey,
       RELAYER_ADDRESS: keys.relayer.address,
+      LOCK_RELEASE_CONFIRMATIONS: '1',
     });
     const own = Wallet.createRandom();
     // The api names the relayer whose key the keeper uses, unless RELAYER_ADDRESS says otherwise.
@@ -27,7 +28,10 @@ describe('the devnet bridge keys', () => {
       RELAYER_PRIVATE_KEY: own.privateKey,
       BRIDGE_ADMIN_PRIVATE_KEY: keys.bridgeAdmin.privateKey,
       RELAYER_ADDRESS: own.address,
+      LOCK_RELEASE_CONFIRMATIONS: '1',
     });
+    // An idle devnet mines no block on top of a lock: one confirmation unless the operator asks for more.
+    expect(devnetBridgeEnv({ LOCK_RELEASE_CONFIRMATIONS: '4' }).LOCK_RELEASE_CONFIRMATIONS).toBe('4');
     expect(devnetBridgeEnv({ RELAYER_ADDRESS: keys.accounts[0]!.address }).RELAYER_ADDRESS).toBe(
       keys.accounts[0]!.address,
     );
