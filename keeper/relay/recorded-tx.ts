@@ -1,6 +1,8 @@
 import type { TransactionReceipt } from 'ethers';
 import type { ChainClient } from '../../shared/chain/chain-client';
+import type { Transfer } from '../../shared/store/repositories/transfers-repository';
 import { isOutageError } from '../watch/chain-availability';
+import type { RelayContext } from './relay-context';
 
 /** A transaction the keeper recorded in the store after signing and before broadcasting it. */
 export interface RecordedTx {
@@ -41,4 +43,29 @@ export async function followRecorded(client: ChainClient, tx: RecordedTx): Promi
     // "already known" or "nonce too low": it is (or was) out there; the next look tells which.
   }
   return { kind: 'pending' };
+}
+
+/**
+ * The fate of a leased transfer's recorded fill or release, with the lease kept in step: a row without a complete
+ * record goes back (nothing was broadcast), a pending transaction keeps its lease. Returns only a final fate
+ * (mined, or dropped) for the stage to act on; undefined when there is nothing more to do this tick.
+ */
+export async function followTransferTx(
+  deps: Pick<RelayContext, 'transfers' | 'owner' | 'leaseMs' | 'now'> & { client: ChainClient },
+  t: Transfer,
+): Promise<Exclude<TxFate, { kind: 'pending' }> | undefined> {
+  const now = deps.now();
+  if (!t.fillTxHash || !t.fillRawTx || !t.fillSender || t.fillNonce === null) {
+    await deps.transfers.releaseLease(t.id, deps.owner, now);
+    return undefined;
+  }
+  const fate = await followRecorded(deps.client, {
+    txHash: t.fillTxHash,
+    rawTx: t.fillRawTx,
+    nonce: t.fillNonce,
+    sender: t.fillSender,
+  });
+  if (fate.kind !== 'pending') return fate;
+  await deps.transfers.renewLease(t.id, deps.owner, deps.leaseMs, now);
+  return undefined;
 }

@@ -7,7 +7,7 @@ import type { Transfer } from '../../shared/store/repositories/transfers-reposit
 import type { TickStage } from '../chain-keeper';
 import { isOutageError } from '../watch/chain-availability';
 import type { FillValuation } from './fill-valuation';
-import { followRecorded } from './recorded-tx';
+import { followTransferTx } from './recorded-tx';
 import { clientOf, eachOnItsOwn, retryDelayMs, TickMemo, type RelayContext } from './relay-context';
 import type { RelaySender } from './relay-sender';
 
@@ -169,20 +169,8 @@ export class ReleaseStage implements TickStage {
   private async follow(t: Transfer): Promise<void> {
     const { deps } = this;
     const now = deps.now();
-    if (!t.fillTxHash || !t.fillRawTx || !t.fillSender || t.fillNonce === null) {
-      await deps.transfers.releaseLease(t.id, deps.owner, now);
-      return;
-    }
-    const fate = await followRecorded(deps.client, {
-      txHash: t.fillTxHash,
-      rawTx: t.fillRawTx,
-      nonce: t.fillNonce,
-      sender: t.fillSender,
-    });
-    if (fate.kind === 'pending') {
-      await deps.transfers.renewLease(t.id, deps.owner, deps.leaseMs, now);
-      return;
-    }
+    const fate = await followTransferTx(deps, t);
+    if (!fate) return;
     if (fate.kind === 'mined' && fate.receipt.status === 1) {
       await this.released(t, fate.receipt);
       return;
