@@ -39,6 +39,11 @@ export interface ApiOptions {
   store?: Store;
   /** Block polling of the pool state (default 1 s); the embedded mode shares the api's with the keeper. */
   blockPollMs?: number;
+  /**
+   * The service clock of the resources (orders' and strategies' times, expiry checks, DCA schedules) and of the pool
+   * state's age: a simulation run passes its chain clock. Request signatures are always checked on the wall clock.
+   */
+  now?: () => number;
 }
 
 export interface ApiInstance {
@@ -115,6 +120,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     log,
     pollMs: options.blockPollMs,
     staleness: config.staleness,
+    now: options.now,
   });
   const tokensOf = (chainId: number) => listedTokens.get(chainId) ?? [];
   const prices = new Prices(quoting.engine, { tokensOf });
@@ -134,7 +140,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     chains,
     secretBox,
     validator,
-    now: Date.now,
+    now: options.now ?? Date.now,
     transactionStatus,
     quotes: {
       engine: quoting.engine,

@@ -43,6 +43,7 @@ export const DEVNET_PATHS = {
   protocolFeeRecipient: `m/44'/60'/5'/0/0`,
   relayer: `m/44'/60'/6'/0/0`,
   bridgeAdmin: `m/44'/60'/7'/0/0`,
+  simulationMaker: (i: number) => `m/44'/60'/8'/0/${i}`,
 } as const;
 
 export function devnetKeys(executorCount: number = DEFAULT_EXECUTOR_COUNT): DevnetKeys {
@@ -59,6 +60,15 @@ export function devnetKeys(executorCount: number = DEFAULT_EXECUTOR_COUNT): Devn
     relayer: wallet(DEVNET_PATHS.relayer),
     bridgeAdmin: wallet(DEVNET_PATHS.bridgeAdmin),
   };
+}
+
+/** The makers of a simulation run (devnet-only keys, funded by the run itself), one per index. */
+export function simulationMakers(count: number): Wallet[] {
+  const root = HDNodeWallet.fromSeed(Mnemonic.fromPhrase(DEVNET_MNEMONIC).computeSeed());
+  return Array.from(
+    { length: count },
+    (_, i) => new Wallet(root.derivePath(DEVNET_PATHS.simulationMaker(i)).privateKey),
+  );
 }
 
 /** The keys every devnet chain funds at genesis: every key that sends transactions (not the fee-receiving addresses). */

@@ -49,6 +49,11 @@ export interface KeeperInstance {
   owner: string;
   /** Starts the loops and the admin server; resolves with the admin URL. */
   start(): Promise<{ adminUrl: string }>;
+  /**
+   * Syncs the order index with the store, then runs one tick of the chain, each after the run in flight: for a
+   * driver that mines the blocks itself (a simulation run) and needs the keeper to have acted on each block.
+   */
+  tickNow(chainId: number): Promise<void>;
   /** Stops taking new work, waits for ticks in flight, then closes everything (SIGTERM). */
   stop(): Promise<void>;
 }
@@ -259,6 +264,10 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
         'keeper started',
       );
       return { adminUrl };
+    },
+    async tickNow(chainId) {
+      await syncLoop.runNow();
+      await tickLoops.get(chainId)?.runNow();
     },
     async stop() {
       stopped = true;

@@ -27,6 +27,17 @@ export class TickLoop {
     else this.schedule(0);
   }
 
+  /**
+   * Runs once now, after the run in progress if any, and resolves when that run has ended (its failure goes to
+   * `onError` as usual): for a driver that steps the loop itself, such as a simulation run.
+   */
+  async runNow(): Promise<void> {
+    while (this.running) await this.running;
+    if (this.stopped) return;
+    this.run();
+    await this.running;
+  }
+
   /** No new run starts; resolves once the run in progress, if any, has ended. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -40,6 +51,7 @@ export class TickLoop {
   }
 
   private run(): void {
+    clearTimeout(this.timer);
     this.timer = undefined;
     this.wokenWhileRunning = false;
     this.running = this.tick()

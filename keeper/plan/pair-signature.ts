@@ -1,15 +1,12 @@
 import { verifyTypedData } from 'ethers';
 
-/** EIP-712 domain of the OrderExecutor (contracts-abi/src/Eip712Domain.sol): what makers sign against. */
-export const PAIR_AUTHORIZATION_DOMAIN = { name: 'TradeAggregationService', version: '1' } as const;
+import {
+  PAIR_AUTHORIZATION_DOMAIN,
+  PAIR_AUTHORIZATION_TYPES,
+  pairAuthorizationDomain,
+} from '../../shared/domain/pair-authorization';
 
-export const PAIR_AUTHORIZATION_TYPES = {
-  PairAuthorization: [
-    { name: 'maker', type: 'address' },
-    { name: 'tokenIn', type: 'address' },
-    { name: 'tokenOut', type: 'address' },
-  ],
-};
+export { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES };
 
 export interface PairAuthorization {
   chainId: number;
@@ -28,7 +25,7 @@ export interface PairAuthorization {
 export function isValidPairSignature(auth: PairAuthorization): boolean {
   try {
     const signer = verifyTypedData(
-      { ...PAIR_AUTHORIZATION_DOMAIN, chainId: auth.chainId, verifyingContract: auth.orderExecutor },
+      pairAuthorizationDomain(auth.chainId, auth.orderExecutor),
       PAIR_AUTHORIZATION_TYPES,
       { maker: auth.maker, tokenIn: auth.tokenIn, tokenOut: auth.tokenOut },
       auth.signature,

@@ -26,11 +26,18 @@ export interface QuotingOptions {
   pollMs?: number;
   /** Default bounds of every chain; a chain entry's staleAfterSeconds/staleAfterBlocks win. */
   staleness?: StalenessConfig;
+  /** The clock the state's age is measured on (a simulation run's chain clock); default the wall clock. */
+  now?: () => number;
 }
 
 export interface QuotingService {
   engine: QuoteEngine;
   cache: PoolStateCache;
+  /**
+   * Reads the chain's head and refreshes its pools now (after a poll in flight), for a driver that mines the blocks
+   * itself; resolves once the state is stored. A chain still discovering its pools is not refreshed.
+   */
+  followNow(chainId: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -49,11 +56,12 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 export function startQuoting(opts: QuotingOptions): QuotingService {
-  const cache = new PoolStateCache();
+  const cache = new PoolStateCache(opts.now);
   const stopping = new AbortController();
   const quoteChains: QuoteChain[] = [];
-  const followers: BlockFollower[] = [];
+  const followers = new Map<number, BlockFollower>();
   const startups: Promise<void>[] = [];
+  const discovered = new Set<number>();
   let stopped = false;
   for (const chain of opts.chains) {
     const client = opts.clients.find(chain.chainId);
@@ -82,7 +90,7 @@ export function startQuoting(opts: QuotingOptions): QuotingService {
       pollMs: opts.pollMs,
       log: opts.log,
     });
-    followers.push(follower);
+    followers.set(chain.chainId, follower);
     const addresses = [
       ...new Set(
         [chain.wrappedNative, ...tokens.map((t) => t.address)]
@@ -95,6 +103,7 @@ export function startQuoting(opts: QuotingOptions): QuotingService {
       for (let wait = DISCOVERY_RETRY_FIRST_MS; !stopped; wait = Math.min(wait * 2, DISCOVERY_RETRY_MAX_MS)) {
         try {
           await registry.discoverAll(addresses);
+          discovered.add(chain.chainId);
           if (!stopped) follower.start();
           return;
         } catch (err) {
@@ -111,11 +120,15 @@ export function startQuoting(opts: QuotingOptions): QuotingService {
   return {
     engine: new QuoteEngine(cache, quoteChains),
     cache,
+    async followNow(chainId) {
+      const follower = followers.get(chainId);
+      if (follower && discovered.has(chainId) && !stopped) await follower.pollNow();
+    },
     async stop() {
       stopped = true;
       stopping.abort();
       await Promise.all(startups);
-      await Promise.all(followers.map((f) => f.stop()));
+      await Promise.all([...followers.values()].map((f) => f.stop()));
     },
   };
 }

@@ -74,4 +74,32 @@ describe('TickLoop: the keeper loops (interval, wake on a new block, stop)', () 
     await sleep(40);
     expect(runs).toBe(after);
   });
+
+  it('runNow runs once after the run in flight, never beside it, and resolves when its own run ends', async () => {
+    const { state, tick, finishAll } = gatedTick();
+    const loop = new TickLoop(tick, 60_000, () => undefined);
+    loop.start();
+    loop.wake();
+    await sleep(20);
+    expect(state.runs).toBe(1);
+    let done = false;
+    const stepped = loop.runNow().then(() => (done = true));
+    await sleep(20);
+    // Still the first run: runNow waits for it.
+    expect([state.runs, state.active, done]).toEqual([1, 1, false]);
+    finishAll();
+    await sleep(20);
+    expect([state.runs, state.active, done]).toEqual([2, 1, false]);
+    finishAll();
+    await stepped;
+    expect([state.runs, state.active, state.maxActive]).toEqual([2, 0, 1]);
+    await loop.stop();
+  });
+
+  it('runNow on a stopped loop runs nothing', async () => {
+    const { state, tick } = gatedTick();
+    const loop = new TickLoop(tick, 60_000, () => undefined);
+    await loop.runNow();
+    expect(state.runs).toBe(0);
+  });
 });

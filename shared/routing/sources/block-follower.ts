@@ -55,6 +55,21 @@ export class BlockFollower {
     await this.running;
   }
 
+  /**
+   * One poll now, after the poll in flight if any (never two at a time), for a driver that mines the blocks itself
+   * (a simulation run); its failure is the caller's.
+   */
+  async pollNow(): Promise<PollOutcome> {
+    while (this.running) await this.running;
+    const polled = this.poll();
+    this.running = polled.catch(() => undefined);
+    try {
+      return await polled;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
   /** One poll; start() runs it every pollMs, tests call it directly. */
   async poll(): Promise<PollOutcome> {
     const { client, registry, cache } = this.opts;
@@ -110,6 +125,11 @@ export class BlockFollower {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      if (this.running) {
+        // A driver's pollNow() holds the turn: this poll is not needed.
+        this.schedule(this.pollMs);
+        return;
+      }
       this.running = this.poll()
         .catch((err: unknown) => {
           this.opts.log?.warn(
@@ -117,7 +137,10 @@ export class BlockFollower {
             `block follower poll failed: ${err instanceof Error ? err.message : String(err)}`,
           );
         })
-        .finally(() => this.schedule(this.pollMs));
+        .finally(() => {
+          this.running = undefined;
+          this.schedule(this.pollMs);
+        });
     }, delayMs);
     this.timer.unref();
   }
