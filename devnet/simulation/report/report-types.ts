@@ -1,0 +1,222 @@
+/**
+ * What a simulation run writes to report.json, and the facts it is computed from: the scenario, the chain (every
+ * OrderExecutor event of the run, checked against receipts and the makers' balances) and the public API (each
+ * order's and DCA order's status). Never the keeper's internals.
+ */
+import type { PlannedDca, PlannedLimitOrder, ResolvedScenario } from '../scenario/scenario-types';
+
+/** One OrderExecuted or OrderFailed event, as the run read it from a receipt of the chain. */
+export interface ObservedExecution {
+  chainId: number;
+  /** keccak256 of the service's order id (limit order id or DCA order id), lowercase hex. */
+  onchainId: string;
+  block: number;
+  txHash: string;
+  /** The transaction's gas used, and how many order outcomes (executed or failed) it carried. */
+  gasUsed: number;
+  batchSize: number;
+  executed: boolean;
+  maker: string;
+  /** Lowercase addresses of the tokens sold and bought; empty for a failure. */
+  tokenIn: string;
+  tokenOut: string;
+  /** Base units; zero for a failure. */
+  amountIn: string;
+  fee: string;
+  amountOut: string;
+  reason: string | null;
+  /**
+   * Whether the run checked the maker's balances of both tokens across the block against the block's executions
+   * of that maker (and found them equal). A mismatch fails the run, so this is true for every executed event.
+   */
+  balanceChecked: boolean;
+}
+
+export interface TokenInfo {
+  symbol: string;
+  address: string;
+  decimals: number;
+}
+
+/** A limit order the run placed, with what the API said about it at the end of the run. */
+export interface PlacedLimitOrder {
+  plan: PlannedLimitOrder;
+  id: string;
+  onchainId: string;
+  placedAtBlock: number;
+  status: string;
+  txHash: string;
+  reasonFail: string[];
+  /** The order's `expired` time, Unix ms, and the block at whose timestamp it lies. */
+  expiresAt: number;
+}
+
+export interface PlacedDcaOrder {
+  id: string;
+  /** Human-readable units of the sold token, as the API's DCA order states it. */
+  amount: number;
+  onchainId: string;
+  status: string;
+  transactionHash: string;
+  errorMessage: string;
+}
+
+export interface PlacedDca {
+  plan: PlannedDca;
+  strategyId: string;
+  placedAtBlock: number;
+  status: string;
+  /** The strategy's orders as GET /dca-order/strategies/{id}/orders listed them, oldest first. */
+  orders: PlacedDcaOrder[];
+}
+
+export interface RunTimings {
+  startedAt: string;
+  finishedAt: string;
+  wallSeconds: number;
+  /** Seconds spent per phase: setup (chains, world, service), place, move, mine, keeper, observe, collect. */
+  phases: Record<string, number>;
+}
+
+/** Everything a report is computed from. */
+export interface SimulationFacts {
+  scenario: ResolvedScenario;
+  seed: number;
+  /** Per chain: the tokens by symbol. */
+  tokens: Record<number, Record<string, TokenInfo>>;
+  /** Per market (same order as scenario.markets): the pools' price after each block 0..blocks (reference pool). */
+  realized: number[][];
+  limitOrders: PlacedLimitOrder[];
+  dca: PlacedDca[];
+  executions: ObservedExecution[];
+  timings: RunTimings;
+  forked: boolean;
+}
+
+export interface ReportOrder {
+  /** The service's id: a limit order id, or a DCA order id. */
+  id: string;
+  kind: 'limit' | 'dca';
+  chainId: number;
+  /** The market's "BASE/QUOTE". */
+  pair: string;
+  sell: string;
+  buy: string;
+  /** Human-readable units of `sell`, as placed (a DCA iteration: totalAmount / iterations). */
+  amount: string;
+  /** Limit orders: as in the scenario (units of `buy` per 1 `sell`); null for DCA. */
+  trigger: string | null;
+  /** The API's final status (limit: pending, completed, failed, …; DCA order: successful, error, …). */
+  status: string;
+  placedAtBlock: number;
+  /** Limit orders: the first block at or after placement whose path price reaches the trigger; DCA: null. */
+  triggeredAtBlock: number | null;
+  filledAtBlock: number | null;
+  /** filledAtBlock − triggeredAtBlock (limit orders). */
+  latencyBlocks: number | null;
+  /** QUOTE per BASE of the market, from the amounts swapped (fee excluded). */
+  executionPrice: number | null;
+  txHash: string | null;
+  gasUsed: number | null;
+  /** Orders (limit and DCA) in the same transaction. */
+  batchSize: number | null;
+  /** Execution fee the order paid, human-readable units of `sell`. */
+  fee: string | null;
+  amountIn: string | null;
+  amountOut: string | null;
+  /**
+   * A fill whose receipt the run read in its block (gas, the OrderExecuted event) and whose maker's balances of both
+   * tokens it checked across that block against the event; false for an order that did not fill.
+   */
+  checkedOnChain: boolean;
+  /** Why it failed or expired; null otherwise. */
+  reason: string | null;
+  /** DCA iterations only. */
+  strategyId?: string;
+  /** DCA iterations only, 1-based. */
+  iteration?: number;
+}
+
+export interface Percentiles {
+  p50: number | null;
+  p95: number | null;
+  max: number | null;
+}
+
+export interface GasByBatchSize {
+  batchSize: number;
+  batches: number;
+  /** Mean gas used per order in transactions of this size. */
+  gasPerOrder: number;
+}
+
+export interface LimitTotals {
+  placed: number;
+  triggered: number;
+  filled: number;
+  /** Triggered, and neither filled, expired nor failed by the end of the run. */
+  missed: number;
+  expired: number;
+  /** Failed limit orders by reason (the API's reasonFail, or the chain's OrderFailed reason). */
+  failed: Record<string, number>;
+  /** Never triggered and still open at the end. */
+  untriggered: number;
+  /** filled / triggered (0 when nothing triggered). */
+  fillRatio: number;
+  latencyBlocks: Percentiles;
+  /** Over every batch of the run (limit orders and DCA iterations), by orders per transaction. */
+  gasPerOrderByBatchSize: GasByBatchSize[];
+  /** Execution fees paid by filled limit orders, human-readable units by token symbol (per chain: "1:WETH"). */
+  fees: Record<string, string>;
+}
+
+export interface DcaStrategyReport {
+  strategyId: string;
+  chainId: number;
+  pair: string;
+  sell: string;
+  buy: string;
+  status: string;
+  iterations: number;
+  executed: number;
+  failed: number;
+  /** QUOTE per BASE over the executed iterations (total quote / total base); null when none executed. */
+  averagePrice: number | null;
+  /** Mean path price over the strategy's blocks (placement to its last scheduled iteration), QUOTE per BASE. */
+  twap: number;
+  fromBlock: number;
+  toBlock: number;
+}
+
+export interface ReportMarket {
+  chainId: number;
+  pair: string;
+  /** Target price per block, 0..blocks. */
+  path: number[];
+  /** The reference pool's price after each block. */
+  realized: number[];
+}
+
+export interface SimulationReport {
+  version: 1;
+  scenario: {
+    name: string;
+    description?: string;
+    file: string;
+    seed: number;
+    chains: number[];
+    blockTimeSeconds: number;
+    blocks: number;
+    forked: boolean;
+  };
+  run: RunTimings & { secondsPer1000Blocks: number };
+  markets: ReportMarket[];
+  orders: ReportOrder[];
+  totals: { limit: LimitTotals };
+  dca: DcaStrategyReport[];
+  /**
+   * What the API and the chain disagree on (an order the API calls executed with a transaction whose events the run
+   * did not see, or the other way round); empty on a sound run. Added by the runner after buildReport.
+   */
+  discrepancies?: string[];
+}
