@@ -1,0 +1,97 @@
+/**
+ * `npm run bench:simulate`: simulation runs, timed.
+ *
+ * 1. The shipped scenarios that are too long for `npm test`: simulations/crash-and-recovery.json,
+ *    sideways-week.json and two-chains.json, each run to its report (fills, latency, wall time).
+ * 2. The performance case of issue 13 (bench/simulations/day-of-orders.json): 7,200 blocks of 12 s with 1,000 limit
+ *    orders and 20 DCA strategies; goal: the whole run (chains, world, service, report) in under 10 minutes.
+ *    Reported: seconds per 1,000 blocks and the time per phase (move: the market's trades; mine; observe: reading and
+ *    checking each block's executions; place: the API calls; follow: the service's pool state; keeper: its tick).
+ * 3. Comparator measured in the same run: the same market for 1,000 blocks with no orders at all (the floor of a
+ *    block: trading, mining, following and an idle keeper tick); ratio of seconds per 1,000 blocks.
+ *
+ * SIMULATE_BENCH_ONLY=day runs only 2 and 3, SIMULATE_BENCH_ONLY=shipped only 1. Exits 0 unless a run throws: a missed
+ * goal is a FAIL row.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SimulationReport } from '../devnet/simulation/report/report-types';
+import { runSimulation } from '../devnet/simulation/run/run-simulation';
+
+const GOAL_SECONDS = 600;
+const ROOT = path.resolve(__dirname, '..');
+const SHIPPED = ['crash-and-recovery', 'sideways-week', 'two-chains'].map((name) =>
+  path.join(ROOT, 'simulations', `${name}.json`),
+);
+const DAY = path.join(ROOT, 'bench', 'simulations', 'day-of-orders.json');
+
+function describe(report: SimulationReport): string {
+  const t = report.totals.limit;
+  const dca = report.dca.reduce((n, d) => n + d.executed, 0);
+  const dcaPlanned = report.dca.reduce((n, d) => n + d.iterations, 0);
+  return (
+    `${report.scenario.name}: ${report.scenario.blocks} blocks on ${report.scenario.chains.join('+')} in ` +
+    `${report.run.wallSeconds} s (${report.run.secondsPer1000Blocks} s per 1,000 blocks); limit placed ${t.placed}, ` +
+    `triggered ${t.triggered}, filled ${t.filled}, expired ${t.expired}, fill ratio ${t.fillRatio}, latency p50 ` +
+    `${t.latencyBlocks.p50} p95 ${t.latencyBlocks.p95} blocks; DCA ${dca}/${dcaPlanned} iterations; discrepancies ` +
+    `${report.discrepancies?.length ?? 0}`
+  );
+}
+
+async function run(file: string, dataDir: string): Promise<SimulationReport> {
+  const { report } = await runSimulation({
+    scenarioFile: file,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    onLine: () => undefined,
+  });
+  console.log(describe(report));
+  return report;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tas-simulate-bench-'));
+  try {
+    if (process.env.SIMULATE_BENCH_ONLY !== 'day') {
+      console.log('shipped scenarios');
+      for (const file of SHIPPED) await run(file, dataDir);
+    }
+    if (process.env.SIMULATE_BENCH_ONLY === 'shipped') return;
+    console.log('\nperformance: a day of blocks with 1,000 limit orders and 20 DCA strategies');
+    const day = await run(DAY, dataDir);
+    console.log(
+      `  phases (s): ${Object.entries(day.run.phases)
+        .map(([phase, s]) => `${phase} ${s}`)
+        .join(', ')}`,
+    );
+    const verdict = day.run.wallSeconds < GOAL_SECONDS ? 'PASS' : 'FAIL';
+    console.log(`  whole run ${day.run.wallSeconds} s, goal < ${GOAL_SECONDS} s: ${verdict}`);
+
+    console.log('\ncomparator: the same market for 1,000 blocks, no orders');
+    const scenario = JSON.parse(readFileSync(DAY, 'utf8')) as Record<string, unknown>;
+    const idleFile = path.join(dataDir, 'idle-market.json');
+    writeFileSync(
+      idleFile,
+      JSON.stringify({ ...scenario, name: 'idle-market', blocks: 1000, limitOrders: [], dca: [] }),
+    );
+    const idle = await run(idleFile, dataDir);
+    const loopSeconds = (report: SimulationReport): number =>
+      ['move', 'mine', 'observe', 'place', 'follow', 'keeper'].reduce(
+        (s, p) => s + (report.run.phases[p] ?? 0),
+        0,
+      );
+    const perBlockDay = (loopSeconds(day) / day.scenario.blocks) * 1000;
+    const perBlockIdle = (loopSeconds(idle) / idle.scenario.blocks) * 1000;
+    console.log(
+      `  block loop per 1,000 blocks: with orders ${perBlockDay.toFixed(1)} s, idle ${perBlockIdle.toFixed(1)} s ` +
+        `(ratio ${(perBlockDay / perBlockIdle).toFixed(2)}); setup ${day.run.phases.setup ?? 0} s vs ${idle.run.phases.setup ?? 0} s`,
+    );
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
