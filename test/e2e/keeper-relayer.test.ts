@@ -161,6 +161,30 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     throw new Error(`transfer ${depositId} is ${last?.status ?? 'not stored'}, not ${statuses.join('|')}`);
   }
 
+  /** Until the keeper's fill of an intent deposit is signed, recorded and in the destination's pool. */
+  async function waitForSentFill(depositId: string, timeoutMs = 40_000): Promise<Transfer> {
+    const deadline = Date.now() + timeoutMs;
+    let last: Transfer | undefined;
+    while (Date.now() < deadline) {
+      last = await transfer('intent', depositId);
+      if (last?.status === 'filling' && last.fillTxHash) {
+        if (await destination.provider.getTransaction(last.fillTxHash)) return last;
+      }
+      await sleep(100);
+    }
+    throw new Error(`transfer ${depositId} is ${last?.status ?? 'not stored'} with no fill in the pool`);
+  }
+
+  async function receiptOf(chain: typeof destination, hash: string, timeoutMs = 20_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const receipt = await chain.provider.getTransactionReceipt(hash);
+      if (receipt) return receipt;
+      await sleep(100);
+    }
+    throw new Error(`no receipt for ${hash}`);
+  }
+
   /** Until the origin has nothing left to settle and no root bundle open. */
   async function settled(timeoutMs = 40_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -365,7 +389,8 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     try {
       ({ depositId } = await deposit({ amount: 21n * USDC_UNITS, recipient }));
       // The keeper's fill waits in the destination's pool...
-      const sent = await waitForStatus('intent', depositId, ['filling']);
+      // (claimed as 'filling' first, the hash recorded when signed, then broadcast: wait for all three)
+      const sent = await waitForSentFill(depositId);
       expect(sent.fillTxHash).toMatch(/^0x[0-9a-f]{64}$/);
       // ...and fills are paused ahead of it in the same block (a higher tip goes first).
       await admin.sendTransaction({
@@ -376,8 +401,8 @@ describe('the keeper relays and settles cross-chain transfers', () => {
         maxFeePerGas: 1_000n * 10n ** 9n,
       });
       await destination.handle.resumeMining();
-      const reverted = await destination.provider.getTransactionReceipt(sent.fillTxHash!);
-      expect(reverted?.status).toBe(0);
+      const reverted = await receiptOf(destination, sent.fillTxHash!);
+      expect(reverted.status).toBe(0);
       const deadline = Date.now() + 20_000;
       let row = await transfer('intent', depositId);
       while (Date.now() < deadline && row?.lastError?.includes(sent.fillTxHash!) !== true) {
