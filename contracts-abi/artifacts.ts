@@ -22,7 +22,9 @@ export type ContractName =
   | 'TestSwapCaller'
   | 'WrappedNative'
   | 'CrossChainEntry'
-  | 'LockReleaseBridge';
+  | 'LockReleaseBridge'
+  | 'StableSwapFactory'
+  | 'StableSwapPool';
 
 export const ARTIFACTS_DIR = join(__dirname, 'artifacts');
 

@@ -5,7 +5,7 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
-import {Path} from "./RouteTypes.sol";
+import {Path, Venues} from "./RouteTypes.sol";
 import {PathExecutor} from "./PathExecutor.sol";
 import {Eip712Domain} from "./Eip712Domain.sol";
 import {IWETH} from "./interfaces/IUniswap.sol";
@@ -85,11 +85,10 @@ contract OrderExecutor is PathExecutor, ReentrancyGuard, Eip712Domain {
     constructor(
         address owner_,
         address weth_,
-        address v2Factory_,
-        address v3Factory_,
+        Venues memory venues_,
         address feeCollector_,
         uint16 maxFeeBps_
-    ) PathExecutor(owner_, weth_, v2Factory_, v3Factory_) Eip712Domain("TradeAggregationService", "1") {
+    ) PathExecutor(owner_, weth_, venues_) Eip712Domain("TradeAggregationService", "1") {
         _setFeeCollector(feeCollector_);
         _setMaxFeeBps(maxFeeBps_);
     }

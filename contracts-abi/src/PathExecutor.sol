@@ -4,7 +4,10 @@ pragma solidity ^0.8.24;
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {Hop, Path} from "./RouteTypes.sol";
+import {Hop, Path, Venues} from "./RouteTypes.sol";
+import {IBalancerVaultLike, IBasePoolFactoryLike} from "./interfaces/IBalancerV2.sol";
+import {IStableSwapFactoryLike, IStableSwapPoolLike} from "./interfaces/IStableSwap.sol";
+import {IPoolManagerLike, V4PoolKey, V4SwapParams} from "./interfaces/IUniswapV4.sol";
 import {
     IUniswapV2FactoryLike,
     IUniswapV2PairLike,
@@ -13,10 +16,10 @@ import {
     IWETH
 } from "./interfaces/IUniswap.sol";
 
-/// @notice Runs paths of hops over Uniswap V2 pairs, Uniswap V3 pools and whitelisted external sources with
-///         tokens this contract holds. Shared by SwapRouter and OrderExecutor.
-/// @dev Pools are always looked up in the configured factories, never taken from calldata, so a caller cannot
-///      route funds through a contract of its own; external targets must be whitelisted by the owner.
+/// @notice Runs paths of hops over Uniswap V2/V3/V4, SushiSwap V2, Balancer V2 weighted and our StableSwap pools
+///         and whitelisted external sources with tokens this contract holds. Shared by SwapRouter and OrderExecutor.
+/// @dev Pools are always looked up in (or checked against) the configured venues, never trusted from calldata, so
+///      a caller cannot route funds through a contract of its own; external targets must be whitelisted by the owner.
 abstract contract PathExecutor is Ownable {
     using SafeERC20 for IERC20;
 
@@ -26,14 +29,24 @@ abstract contract PathExecutor is Ownable {
     uint8 internal constant KIND_V2 = 0;
     uint8 internal constant KIND_V3 = 1;
     uint8 internal constant KIND_EXTERNAL = 2;
+    uint8 internal constant KIND_SUSHISWAP_V2 = 3;
+    uint8 internal constant KIND_V4 = 4;
+    uint8 internal constant KIND_BALANCER_WEIGHTED = 5;
+    uint8 internal constant KIND_STABLE_SWAP = 6;
 
     // TickMath.MIN_SQRT_RATIO + 1 and MAX_SQRT_RATIO - 1: no price limit, the whole input must fill.
     uint160 private constant MIN_SQRT_PRICE_LIMIT = 4295128740;
     uint160 private constant MAX_SQRT_PRICE_LIMIT = 1461446703485210103287273052203988822378723970341;
 
     address public immutable weth;
+    /// @notice Uniswap V2's factory (hop kind 0); every venue is address zero where the chain lacks it.
     address public immutable v2Factory;
+    address public immutable sushiswapV2Factory;
     address public immutable v3Factory;
+    address public immutable uniswapV4PoolManager;
+    address public immutable balancerVault;
+    address public immutable balancerWeightedPoolFactory;
+    address public immutable stableSwapFactory;
 
     mapping(address => bool) private _whitelistedSources;
 
@@ -47,10 +60,15 @@ abstract contract PathExecutor is Ownable {
     error NotWeth();
     error NativeTransferFailed();
 
-    constructor(address owner_, address weth_, address v2Factory_, address v3Factory_) Ownable(owner_) {
+    constructor(address owner_, address weth_, Venues memory venues_) Ownable(owner_) {
         weth = weth_;
-        v2Factory = v2Factory_;
-        v3Factory = v3Factory_;
+        v2Factory = venues_.uniswapV2Factory;
+        sushiswapV2Factory = venues_.sushiswapV2Factory;
+        v3Factory = venues_.uniswapV3Factory;
+        uniswapV4PoolManager = venues_.uniswapV4PoolManager;
+        balancerVault = venues_.balancerVault;
+        balancerWeightedPoolFactory = venues_.balancerWeightedPoolFactory;
+        stableSwapFactory = venues_.stableSwapFactory;
     }
 
     /// @dev Only WETH sends the native coin here (when unwrapping an output).
@@ -72,9 +90,17 @@ abstract contract PathExecutor is Ownable {
     }
 
     /// @dev A target is called with caller-supplied data and this contract as msg.sender: it must never be a
-    ///      contract that trusts this one (itself, or the spender in SwapRouter's case).
+    ///      contract that trusts this one (itself, or the spender in SwapRouter's case), nor a venue that acts on
+    ///      its caller's account: the V4 PoolManager (its unlock would call unlockCallback with the caller's data)
+    ///      and the Balancer Vault (relayer approvals, internal balances). Those are reached by their hop kinds.
     function _checkSourceAllowed(address target) internal view virtual {
-        if (target == address(this) || target == address(0) || target == weth) revert ForbiddenSource(target);
+        if (
+            target == address(this) ||
+            target == address(0) ||
+            target == weth ||
+            target == uniswapV4PoolManager ||
+            target == balancerVault
+        ) revert ForbiddenSource(target);
     }
 
     /// @notice Pays a Uniswap V3 swap; only a genuine pool of the configured factory is paid.
@@ -84,6 +110,37 @@ abstract contract PathExecutor is Ownable {
         int256 owed = tokenIn < tokenOut ? amount0Delta : amount1Delta;
         if (owed <= 0) revert NotPool();
         IERC20(tokenIn).safeTransfer(msg.sender, uint256(owed));
+    }
+
+    /// @notice Runs a Uniswap V4 hop for _swapV4 while the PoolManager is unlocked. The manager calls back only
+    ///         the address that called unlock, so a call from it is always one this contract started.
+    function unlockCallback(bytes calldata data) external returns (bytes memory) {
+        address manager = uniswapV4PoolManager;
+        if (msg.sender != manager) revert NotPool();
+        (address tokenIn, address tokenOut, uint24 fee, int24 tickSpacing, uint256 amountIn) = abi.decode(
+            data,
+            (address, address, uint24, int24, uint256)
+        );
+        bool zeroForOne = tokenIn < tokenOut;
+        // hooks = address(0) always: a hook would run code of the pool creator's choosing inside our swap.
+        V4PoolKey memory key = zeroForOne
+            ? V4PoolKey(tokenIn, tokenOut, fee, tickSpacing, address(0))
+            : V4PoolKey(tokenOut, tokenIn, fee, tickSpacing, address(0));
+        int256 delta = IPoolManagerLike(manager).swap(
+            key,
+            V4SwapParams(zeroForOne, -int256(amountIn), zeroForOne ? MIN_SQRT_PRICE_LIMIT : MAX_SQRT_PRICE_LIMIT),
+            ""
+        );
+        (int128 amount0, int128 amount1) = (int128(delta >> 128), int128(delta));
+        (int128 paid, int128 received) = zeroForOne ? (amount0, amount1) : (amount1, amount0);
+        // As in V3: the pool stops short of the input only when it runs out of liquidity.
+        if (paid != -int128(int256(amountIn)) || received < 0) revert PartialFill();
+        IPoolManagerLike(manager).sync(tokenIn);
+        IERC20(tokenIn).safeTransfer(manager, amountIn);
+        IPoolManagerLike(manager).settle();
+        uint256 amountOut = uint256(int256(received));
+        IPoolManagerLike(manager).take(tokenOut, address(this), amountOut);
+        return abi.encode(amountOut);
     }
 
     /// @dev Swaps `amountIn` of tokenIn (held by this contract) into tokenOut along `paths`; returns the total
@@ -123,17 +180,34 @@ abstract contract PathExecutor is Ownable {
         amount = amountIn;
         for (uint256 i; i < count; ++i) {
             Hop calldata hop = hops[i];
-            if (hop.kind == KIND_V2) amount = _swapV2(hopIn, hop.tokenOut, amount);
-            else if (hop.kind == KIND_V3) amount = _swapV3(hopIn, hop.tokenOut, hop.fee, amount);
-            else if (hop.kind == KIND_EXTERNAL) amount = _swapExternal(hopIn, hop.tokenOut, hop.target, hop.data, amount);
+            uint8 kind = hop.kind;
+            if (kind == KIND_V2) amount = _swapV2(v2Factory, hopIn, hop.tokenOut, amount);
+            else if (kind == KIND_V3) amount = _swapV3(hopIn, hop.tokenOut, hop.fee, amount);
+            else if (kind == KIND_EXTERNAL) amount = _swapExternal(hopIn, hop.tokenOut, hop.target, hop.data, amount);
+            else if (kind == KIND_SUSHISWAP_V2) amount = _swapV2(sushiswapV2Factory, hopIn, hop.tokenOut, amount);
+            else if (kind == KIND_V4) amount = _swapV4(hopIn, hop.tokenOut, hop.fee, hop.data, amount);
+            else if (kind == KIND_BALANCER_WEIGHTED) amount = _swapBalancer(hopIn, hop.tokenOut, hop.data, amount);
+            else if (kind == KIND_STABLE_SWAP) amount = _swapStable(hopIn, hop.tokenOut, hop.target, amount);
             else revert BadPath();
             hopIn = hop.tokenOut;
         }
         if (hopIn != tokenOut) revert BadPath();
     }
 
-    function _swapV2(address tokenIn, address tokenOut, uint256 amountIn) private returns (uint256 amountOut) {
-        address pair = IUniswapV2FactoryLike(v2Factory).getPair(tokenIn, tokenOut);
+    /// @dev A venue the chain lacks: a call to address zero would "succeed" with no return data.
+    function _venue(address venue) private pure returns (address) {
+        if (venue == address(0)) revert BadPath();
+        return venue;
+    }
+
+    /// @dev Uniswap V2 and its forks with the same 0.3% pair (SushiSwap): only the factory differs.
+    function _swapV2(
+        address factory,
+        address tokenIn,
+        address tokenOut,
+        uint256 amountIn
+    ) private returns (uint256 amountOut) {
+        address pair = IUniswapV2FactoryLike(_venue(factory)).getPair(tokenIn, tokenOut);
         if (pair == address(0)) revert BadPath();
         (uint256 reserve0, uint256 reserve1, ) = IUniswapV2PairLike(pair).getReserves();
         bool inIsToken0 = tokenIn < tokenOut;
@@ -147,7 +221,7 @@ abstract contract PathExecutor is Ownable {
     }
 
     function _swapV3(address tokenIn, address tokenOut, uint24 fee, uint256 amountIn) private returns (uint256) {
-        address pool = IUniswapV3FactoryLike(v3Factory).getPool(tokenIn, tokenOut, fee);
+        address pool = IUniswapV3FactoryLike(_venue(v3Factory)).getPool(tokenIn, tokenOut, fee);
         // A negative amountSpecified would mean exact output.
         if (pool == address(0) || amountIn > uint256(type(int256).max)) revert BadPath();
         bool zeroForOne = tokenIn < tokenOut;
@@ -162,6 +236,63 @@ abstract contract PathExecutor is Ownable {
         // Without a price limit a pool stops early only when it runs out of liquidity: the rest would stay here.
         if (uint256(paid) != amountIn) revert PartialFill();
         return uint256(-received);
+    }
+
+    function _swapV4(
+        address tokenIn,
+        address tokenOut,
+        uint24 fee,
+        bytes calldata data,
+        uint256 amountIn
+    ) private returns (uint256) {
+        address manager = _venue(uniswapV4PoolManager);
+        // Address zero is V4's native currency: we only ever hold ERC-20s (WETH for the native coin). Deltas are int128.
+        if (tokenIn == address(0) || tokenOut == address(0) || amountIn > uint128(type(int128).max)) revert BadPath();
+        int24 tickSpacing = abi.decode(data, (int24));
+        bytes memory result = IPoolManagerLike(manager).unlock(abi.encode(tokenIn, tokenOut, fee, tickSpacing, amountIn));
+        return abi.decode(result, (uint256));
+    }
+
+    function _swapBalancer(
+        address tokenIn,
+        address tokenOut,
+        bytes calldata data,
+        uint256 amountIn
+    ) private returns (uint256 amountOut) {
+        address vault = _venue(balancerVault);
+        address factory = _venue(balancerWeightedPoolFactory);
+        // The Vault reads address zero as ETH.
+        if (tokenIn == address(0) || tokenOut == address(0)) revert BadPath();
+        bytes32 poolId = abi.decode(data, (bytes32));
+        // The Vault registers pools of any code: only the weighted factory's pools run known code.
+        (address pool, ) = IBalancerVaultLike(vault).getPool(poolId);
+        if (!IBasePoolFactoryLike(factory).isPoolFromFactory(pool)) revert NotPool();
+        IERC20(tokenIn).forceApprove(vault, amountIn);
+        amountOut = IBalancerVaultLike(vault).swap(
+            IBalancerVaultLike.SingleSwap(poolId, IBalancerVaultLike.SwapKind.GIVEN_IN, tokenIn, tokenOut, amountIn, ""),
+            IBalancerVaultLike.FundManagement(address(this), false, payable(address(this)), false),
+            0,
+            block.timestamp
+        );
+        if (IERC20(tokenIn).allowance(address(this), vault) != 0) revert PartialFill();
+    }
+
+    /// @dev The factory's pool of the pair must be `pool` itself: that proves both that it is our pool code and
+    ///      that it holds exactly these two coins, sorted (coin 0 < coin 1).
+    function _swapStable(
+        address tokenIn,
+        address tokenOut,
+        address pool,
+        uint256 amountIn
+    ) private returns (uint256) {
+        address factory = _venue(stableSwapFactory);
+        if (pool == address(0) || IStableSwapFactoryLike(factory).getPool(tokenIn, tokenOut) != pool) revert NotPool();
+        (uint256 i, uint256 j) = tokenIn < tokenOut ? (uint256(0), uint256(1)) : (uint256(1), uint256(0));
+        uint256 before = IERC20(tokenOut).balanceOf(address(this));
+        IERC20(tokenIn).forceApprove(pool, amountIn);
+        IStableSwapPoolLike(pool).exchange(i, j, amountIn, 0);
+        // The pool pulls exactly amountIn (the allowance is spent); what arrived is the output.
+        return IERC20(tokenOut).balanceOf(address(this)) - before;
     }
 
     function _swapExternal(

@@ -4,7 +4,7 @@ pragma solidity ^0.8.24;
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {Path} from "./RouteTypes.sol";
+import {Path, Venues} from "./RouteTypes.sol";
 import {PathExecutor} from "./PathExecutor.sol";
 import {IWETH} from "./interfaces/IUniswap.sol";
 import {TokenSpender} from "./TokenSpender.sol";
@@ -59,12 +59,11 @@ contract SwapRouter is PathExecutor, ReentrancyGuard {
     constructor(
         address owner_,
         address weth_,
-        address v2Factory_,
-        address v3Factory_,
+        Venues memory venues_,
         address spender_,
         address protocolFeeRecipient_,
         uint32 protocolFeePips_
-    ) PathExecutor(owner_, weth_, v2Factory_, v3Factory_) {
+    ) PathExecutor(owner_, weth_, venues_) {
         spender = TokenSpender(spender_);
         _setProtocolFee(protocolFeePips_, protocolFeeRecipient_);
     }

@@ -3,11 +3,24 @@ import { loadArtifact } from '../../contracts-abi/artifacts';
 import { DEFAULT_PROTOCOL_FEE_PIPS } from '../../shared/domain/protocol-fee';
 import { TxQueue } from './tx-queue';
 
+/**
+ * Where our contracts find each hop kind's pools (contracts-abi/src/RouteTypes.sol `Venues`, same field order);
+ * ZeroAddress for a venue the chain lacks (its hops then revert BadPath).
+ */
+export interface VenueAddresses {
+  uniswapV2Factory: string;
+  sushiswapV2Factory: string;
+  uniswapV3Factory: string;
+  uniswapV4PoolManager: string;
+  balancerVault: string;
+  balancerWeightedPoolFactory: string;
+  stableSwapFactory: string;
+}
+
 export interface ServiceContractsOptions {
   /** Wrapped native token (WETH9-compatible) of the chain. */
   weth: string;
-  v2Factory: string;
-  v3Factory: string;
+  venues: VenueAddresses;
   feeCollector: string;
   protocolFeeRecipient: string;
   executors: readonly string[];
@@ -25,8 +38,21 @@ export interface ServiceContracts {
 
 export const DEFAULT_MAX_FEE_BPS = 500;
 
+/** The Venues struct as the constructors' ABI encoding takes it: a tuple in declaration order. */
+function venuesTuple(v: VenueAddresses): string[] {
+  return [
+    v.uniswapV2Factory,
+    v.sushiswapV2Factory,
+    v.uniswapV3Factory,
+    v.uniswapV4PoolManager,
+    v.balancerVault,
+    v.balancerWeightedPoolFactory,
+    v.stableSwapFactory,
+  ];
+}
+
 /**
- * Queues our contracts against the given wrapped token and factories, owned by the queue's sender:
+ * Queues our contracts against the given wrapped token and venues, owned by the queue's sender:
  * TokenSpender (the SwapRouter is its only caller), SwapRouter, OrderExecutor with every executor registered.
  */
 export function queueServiceContracts(queue: TxQueue, opts: ServiceContractsOptions): ServiceContracts {
@@ -38,8 +64,7 @@ export function queueServiceContracts(queue: TxQueue, opts: ServiceContractsOpti
   const swapRouter = queue.deploy('SwapRouter', routerArtifact, [
     owner,
     opts.weth,
-    opts.v2Factory,
-    opts.v3Factory,
+    venuesTuple(opts.venues),
     spender,
     opts.protocolFeeRecipient,
     opts.protocolFeePips ?? DEFAULT_PROTOCOL_FEE_PIPS,
@@ -47,8 +72,7 @@ export function queueServiceContracts(queue: TxQueue, opts: ServiceContractsOpti
   const orderExecutor = queue.deploy('OrderExecutor', executorArtifact, [
     owner,
     opts.weth,
-    opts.v2Factory,
-    opts.v3Factory,
+    venuesTuple(opts.venues),
     opts.feeCollector,
     opts.maxFeeBps ?? DEFAULT_MAX_FEE_BPS,
   ]);

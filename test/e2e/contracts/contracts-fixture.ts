@@ -25,13 +25,20 @@ import {
 import { sortTokens } from '../../../devnet/world/uniswap-pool-address';
 import { deployWorld, type DeployedWorld } from '../../../devnet/world/deploy-world';
 
-/** Contract tests on one ganache chain with the fixture world: tokens, seeded Uniswap V2/V3 pools, our contracts. */
+/**
+ * Contract tests on one devnet chain (anvil unless DEVNET_ENGINE says otherwise) with the fixture world: tokens,
+ * seeded pools of every venue, our contracts.
+ */
 
 export const NATIVE = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 export const HOP_V2 = 0;
 export const HOP_V3 = 1;
 export const HOP_EXTERNAL = 2;
+export const HOP_SUSHISWAP_V2 = 3;
+export const HOP_V4 = 4;
+export const HOP_BALANCER_WEIGHTED = 5;
+export const HOP_STABLE_SWAP = 6;
 /** Explicit limit for transactions expected to succeed: ganache's estimates on V2 swaps run short. */
 export const GAS_LIMIT = 6_000_000n;
 
@@ -68,6 +75,30 @@ export const externalHop = (tokenOut: string, target: string, data: string): Hop
   fee: 0,
   target,
   data,
+});
+
+export const sushiHop = (tokenOut: string): Hop => ({ ...v2Hop(tokenOut), kind: HOP_SUSHISWAP_V2 });
+/** A hooks-free V4 pool: fee in the hop, tick spacing as its data. */
+export const v4Hop = (tokenOut: string, fee: number, tickSpacing: number): Hop => ({
+  kind: HOP_V4,
+  tokenOut,
+  fee,
+  target: ZERO_ADDRESS,
+  data: AbiCoder.defaultAbiCoder().encode(['int24'], [tickSpacing]),
+});
+export const balancerHop = (tokenOut: string, poolId: string): Hop => ({
+  kind: HOP_BALANCER_WEIGHTED,
+  tokenOut,
+  fee: 0,
+  target: ZERO_ADDRESS,
+  data: AbiCoder.defaultAbiCoder().encode(['bytes32'], [poolId]),
+});
+export const stableHop = (tokenOut: string, pool: string): Hop => ({
+  kind: HOP_STABLE_SWAP,
+  tokenOut,
+  fee: 0,
+  target: pool,
+  data: '0x',
 });
 
 export interface ContractsWorld {
@@ -173,6 +204,8 @@ const ERRORS = (() => {
     'TokenSpender',
     'TestToken',
     'TestSwapCaller',
+    'StableSwapFactory',
+    'StableSwapPool',
   ];
   const seen = new Set<string>();
   const fragments = names

@@ -271,7 +271,7 @@ describe('SwapRouter on ganache with the fixture world', () => {
     expect((await revertOf(ctx.swapRouter, user, 'swap', [noPool])).name).toBe('BadPath');
     const wrongEnd = await params({ tokenOut: dai, paths: [{ weight: 1n, hops: [v2Hop(weth)] }] });
     expect((await revertOf(ctx.swapRouter, user, 'swap', [wrongEnd])).name).toBe('BadPath');
-    const badKind = await params({ paths: [{ weight: 1n, hops: [{ ...v2Hop(weth), kind: 3 }] }] });
+    const badKind = await params({ paths: [{ weight: 1n, hops: [{ ...v2Hop(weth), kind: 7 }] }] });
     expect((await revertOf(ctx.swapRouter, user, 'swap', [badKind])).name).toBe('BadPath');
     expect((await revertOf(ctx.swapRouter, user, 'swap', [await params({ paths: [] })])).name).toBe(
       'BadPath',
