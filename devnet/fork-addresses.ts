@@ -1,14 +1,26 @@
 import type { ManifestContracts, ManifestToken } from './manifest';
 
-/** The contracts a forked chain already has: everything in the manifest but ours and the bridges we deploy. */
+/**
+ * The contracts a forked chain already has: everything in the manifest but ours (StableSwap included) and the
+ * bridges we deploy. The venues are those the real chain has.
+ */
 export type KnownForkContracts = Omit<
   ManifestContracts,
-  'swapRouter' | 'spender' | 'orderExecutor' | 'spokePool' | 'crossChainEntry' | 'lockReleaseBridge'
+  | 'swapRouter'
+  | 'spender'
+  | 'orderExecutor'
+  | 'stableSwapFactory'
+  | 'spokePool'
+  | 'crossChainEntry'
+  | 'lockReleaseBridge'
 >;
 
 /**
  * Real contracts a forked chain already has (everything but ours). Polygon's V2-style exchange is QuickSwap: our
- * contracts look pairs up through the factory, so its own init-code hash does not matter.
+ * contracts look pairs up through the factory, so its own init-code hash does not matter (nor SushiSwap's).
+ * Balancer's weighted pool factory is the newest one (v4, 20230320-weighted-pool-v4: the v3 math, where today's
+ * weighted pools are created); the Vault is the same address on every chain. Uniswap's PoolManager addresses are
+ * docs.uniswap.org's v4 deployments. A fork of a block before a venue existed drops it (deployForked).
  */
 export const FORK_CONTRACTS: Readonly<Record<number, KnownForkContracts>> = {
   1: {
@@ -19,6 +31,10 @@ export const FORK_CONTRACTS: Readonly<Record<number, KnownForkContracts>> = {
     uniswapV3Factory: '0x1F98431c8aD98523631AE4a59f267346ea31F984',
     uniswapV3QuoterV2: '0x61fFE014bA17989E743c5F6cB21bF9697530B21e',
     uniswapV3SwapRouter: '0xE592427A0AEce92De3Edee1F18E0157C05861564',
+    sushiswapV2Factory: '0xC0AEe478e3658e2610c5F7A4A2E1777cE9e4f2Ac',
+    uniswapV4PoolManager: '0x000000000004444c5dc75cB358380D2e3dE08A90',
+    balancerVault: '0xBA12222222228d8Ba445958a75a0704d566BF2C8',
+    balancerWeightedPoolFactory: '0x897888115Ada5773E02aA29F775430BFB5F34c51',
   },
   137: {
     weth: '0x0d500B1d8E8eF31E21C99d1Db9A6444d3ADf1270',
@@ -28,7 +44,20 @@ export const FORK_CONTRACTS: Readonly<Record<number, KnownForkContracts>> = {
     uniswapV3Factory: '0x1F98431c8aD98523631AE4a59f267346ea31F984',
     uniswapV3QuoterV2: '0x61fFE014bA17989E743c5F6cB21bF9697530B21e',
     uniswapV3SwapRouter: '0xE592427A0AEce92De3Edee1F18E0157C05861564',
+    sushiswapV2Factory: '0xc35DADB65012eC5796536bD9864eD8773aBc74C4',
+    uniswapV4PoolManager: '0x67366782805870060151383F4BbFF9daB53e5cD6',
+    balancerVault: '0xBA12222222228d8Ba445958a75a0704d566BF2C8',
+    balancerWeightedPoolFactory: '0xFc8a407Bba312ac761D8BFe04CE1201904842B76',
   },
+};
+
+/**
+ * The block each real weighted pool factory of FORK_CONTRACTS was deployed at: where the api starts reading its
+ * PoolCreated logs on a fork (ChainContracts.balancerFromBlock) instead of block 0.
+ */
+export const FORK_BALANCER_FACTORY_BLOCKS: Readonly<Record<string, number>> = {
+  '0x897888115Ada5773E02aA29F775430BFB5F34c51': 16_878_323,
+  '0xFc8a407Bba312ac761D8BFe04CE1201904842B76': 40_611_103,
 };
 
 /**
@@ -45,6 +74,8 @@ export const FORK_TOKENS: Readonly<Record<number, readonly ManifestToken[]>> = {
     { symbol: 'WBTC', address: '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599', decimals: 8 },
     { symbol: 'LINK', address: '0x514910771AF9Ca656af840dff83E8264EcF986CA', decimals: 18 },
     { symbol: 'UNI', address: '0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984', decimals: 18 },
+    { symbol: 'SUSHI', address: '0x6B3595068778DD592e39A122f4f5a5cF09C90fE2', decimals: 18 },
+    { symbol: 'BAL', address: '0xba100000625a3754423978a60c9317c58a424e3D', decimals: 18 },
   ],
   137: [
     { symbol: 'WETH', address: '0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619', decimals: 18 },

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChainConfig } from '../shared/config/config-schema';
 import { ConfigError } from '../shared/config/load-config';
+import { FORK_BALANCER_FACTORY_BLOCKS } from './fork-addresses';
 import { hasBridges, type DevnetManifest, type ManifestChain } from './manifest';
 import { manifestErrors } from './manifest-validator';
 
@@ -41,6 +42,7 @@ export function chainConfigOf(
       multicall: entry.contracts.multicall,
       uniswapV2Factory: entry.contracts.uniswapV2Factory,
       uniswapV3Factory: entry.contracts.uniswapV3Factory,
+      ...venuesOf(entry.contracts),
       swapRouter: entry.contracts.swapRouter,
       spender: entry.contracts.spender,
       orderExecutor: entry.contracts.orderExecutor,
@@ -53,6 +55,25 @@ export function chainConfigOf(
         : {}),
     },
   };
+}
+
+/**
+ * The venues the chain lists. A fork's real Balancer factory has years of PoolCreated logs before it: they are read
+ * from its deployment block on.
+ */
+function venuesOf(contracts: ManifestChain['contracts']): Partial<ChainConfig['contracts']> {
+  const fromBlock = contracts.balancerWeightedPoolFactory
+    ? FORK_BALANCER_FACTORY_BLOCKS[contracts.balancerWeightedPoolFactory]
+    : undefined;
+  const venues = {
+    sushiswapV2Factory: contracts.sushiswapV2Factory,
+    uniswapV4PoolManager: contracts.uniswapV4PoolManager,
+    balancerVault: contracts.balancerVault,
+    balancerWeightedPoolFactory: contracts.balancerWeightedPoolFactory,
+    balancerFromBlock: fromBlock,
+    stableSwapFactory: contracts.stableSwapFactory,
+  };
+  return Object.fromEntries(Object.entries(venues).filter(([, v]) => v !== undefined));
 }
 
 /** A running devnet as a separately started api or keeper sees it through DEVNET_MANIFEST. */

@@ -27,9 +27,7 @@ export function manifestErrors(value: unknown): string[] {
     if (typeof chain.rpcUrl !== 'string' || !/^(https?|wss?):\/\/[^\s]+$/.test(chain.rpcUrl)) {
       errors.push(`${path}.rpcUrl must be an http(s) or ws(s) URL`);
     }
-    const contractKeys = hasBridgeKeys(chain.contracts)
-      ? MANIFEST_CONTRACT_KEYS
-      : MANIFEST_BASE_CONTRACT_KEYS;
+    const contractKeys = expectedContractKeys(chain.contracts);
     if (exactKeys(chain.contracts, contractKeys, `${path}.contracts`, errors)) {
       for (const key of contractKeys) checksummed(chain.contracts[key], `${path}.contracts.${key}`, errors);
     }
@@ -45,7 +43,7 @@ export function assertManifest(value: unknown): void {
 }
 
 const CHAIN_KEYS = ['chainId', 'name', 'rpcUrl', 'nativeSymbol', 'contracts', 'tokens', 'accounts'];
-/** The contract keys every manifest chain has, in file order. */
+/** The contract keys every manifest chain has. */
 export const MANIFEST_BASE_CONTRACT_KEYS = [
   'weth',
   'multicall',
@@ -59,19 +57,53 @@ export const MANIFEST_BASE_CONTRACT_KEYS = [
   'orderExecutor',
 ] as const;
 /**
- * The bridges' keys, after the base keys, all three or none: a chain whose engine cannot run the Across SpokePool
- * (ganache stops before Cancun's MCOPY) has no bridges.
+ * The other liquidity venues, each listed where the chain has it: Uniswap V4 needs Cancun (not on ganache), a fork
+ * has only the real venues of its chain (no StableSwap of ours).
+ */
+export const MANIFEST_VENUE_KEYS = [
+  'sushiswapV2Factory',
+  'uniswapV4PoolManager',
+  'balancerVault',
+  'balancerWeightedPoolFactory',
+  'stableSwapFactory',
+] as const;
+/**
+ * The bridges' keys, all three or none: a chain whose engine cannot run the Across SpokePool (ganache stops before
+ * Cancun's MCOPY) has no bridges.
  */
 export const MANIFEST_BRIDGE_KEYS = ['spokePool', 'crossChainEntry', 'lockReleaseBridge'] as const;
-/** Every contract key of a manifest chain with bridges, in file order. */
-export const MANIFEST_CONTRACT_KEYS = [...MANIFEST_BASE_CONTRACT_KEYS, ...MANIFEST_BRIDGE_KEYS] as const;
+/** Every contract key a manifest chain may have, in file order: the venues after Uniswap's, the bridges last. */
+export const MANIFEST_CONTRACT_KEYS = [
+  ...MANIFEST_BASE_CONTRACT_KEYS.slice(0, 7),
+  ...MANIFEST_VENUE_KEYS,
+  ...MANIFEST_BASE_CONTRACT_KEYS.slice(7),
+  ...MANIFEST_BRIDGE_KEYS,
+] as const;
 
-/** Whether a contracts object names any bridge: it must then name all three, in order. */
-function hasBridgeKeys(contracts: unknown): boolean {
-  return (
+export type ManifestContractKey = (typeof MANIFEST_CONTRACT_KEYS)[number];
+
+/** Optional keys that come together or not at all (a Balancer Vault is only quoted with its pool factory). */
+const OPTIONAL_GROUPS: ReadonlyArray<readonly ManifestContractKey[]> = [
+  ['sushiswapV2Factory'],
+  ['uniswapV4PoolManager'],
+  ['balancerVault', 'balancerWeightedPoolFactory'],
+  ['stableSwapFactory'],
+  MANIFEST_BRIDGE_KEYS,
+];
+
+/**
+ * The keys a contracts object must have, in file order: the base keys, and every optional group it names any key
+ * of (then all of the group's keys).
+ */
+export function expectedContractKeys(contracts: unknown): ManifestContractKey[] {
+  const has = (key: string) =>
     typeof contracts === 'object' &&
     contracts !== null &&
-    MANIFEST_BRIDGE_KEYS.some((key) => Object.prototype.hasOwnProperty.call(contracts, key))
+    Object.prototype.hasOwnProperty.call(contracts, key) &&
+    (contracts as Record<string, unknown>)[key] !== undefined;
+  const named = new Set(OPTIONAL_GROUPS.filter((group) => group.some(has)).flat());
+  return MANIFEST_CONTRACT_KEYS.filter(
+    (key) => (MANIFEST_BASE_CONTRACT_KEYS as readonly string[]).includes(key) || named.has(key),
   );
 }
 

@@ -5,6 +5,8 @@ import {
   MANIFEST_BASE_CONTRACT_KEYS,
   MANIFEST_BRIDGE_KEYS,
   MANIFEST_CONTRACT_KEYS,
+  MANIFEST_VENUE_KEYS,
+  expectedContractKeys,
   manifestErrors,
 } from './manifest-validator';
 import type { DeployedWorld } from './world/deploy-world';
@@ -13,11 +15,12 @@ import type { DeployedWorld } from './world/deploy-world';
 export const MANIFEST_FILE = 'devnet.json';
 
 /**
- * The contracts' addresses a manifest chain lists: exactly the keys its validator requires, the bridges' three
- * together or not at all (no bridges on an engine without Cancun).
+ * The contracts' addresses a manifest chain lists: exactly the keys its validator requires; each venue the chain
+ * has (Uniswap V4 needs Cancun; Balancer's Vault and weighted pool factory together), the bridges' three together
+ * or not at all (no bridges on an engine without Cancun).
  */
 export type ManifestContracts = Record<(typeof MANIFEST_BASE_CONTRACT_KEYS)[number], string> &
-  Partial<Record<(typeof MANIFEST_BRIDGE_KEYS)[number], string>>;
+  Partial<Record<(typeof MANIFEST_VENUE_KEYS)[number] | (typeof MANIFEST_BRIDGE_KEYS)[number], string>>;
 
 export interface ManifestToken {
   symbol: string;
@@ -99,7 +102,7 @@ export function readManifest(dataDir: string): DevnetManifest {
 
 /** Rebuilds a chain entry in the manifest's key order with EIP-55 addresses (extra fields are dropped). */
 function normalizeChain(chain: ManifestChain): ManifestChain {
-  const keys = hasBridges(chain.contracts) ? CONTRACT_KEYS : MANIFEST_BASE_CONTRACT_KEYS;
+  const keys = expectedContractKeys(chain.contracts);
   const contracts = Object.fromEntries(
     keys.map((key) => [key, getAddress(chain.contracts[key]!)]),
   ) as unknown as ManifestContracts;

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Contract } from 'ethers';
+import { Contract, ZeroAddress } from 'ethers';
 import { orderExecutorInterface } from '../shared/chain/contract-interfaces';
 import type { ChainConfig } from '../shared/config/config-schema';
 import type { Logger } from '../shared/log/create-logger';
@@ -17,6 +17,7 @@ import {
   type ManifestChain,
 } from './manifest';
 import { DEVNET_FOLDER, chainConfigOf, devnetTokenListPath } from './manifest-chains';
+import { MANIFEST_VENUE_KEYS } from './manifest-validator';
 import { startChain, type ChainHandle } from './start-chain';
 import { GENESIS_BALANCE_WEI } from './engine/genesis';
 import { addBridgesToWorld, supportsBridges } from './world/deploy-bridges';
@@ -55,7 +56,32 @@ async function hasCode(handle: ChainHandle, address: string): Promise<boolean> {
   return (await handle.provider.getCode(address)) !== '0x';
 }
 
-/** The previous start's entry for this chain, if the chain still holds its contracts (same persisted state). */
+/** Our SwapRouter's getters of the venues it was built with (PathExecutor's immutables). */
+const ROUTER_VENUES_ABI = MANIFEST_VENUE_KEYS.map((key) => `function ${key}() view returns (address)`);
+
+/**
+ * The venues the world's SwapRouter routes through (ZeroAddress ones left out), or undefined for a SwapRouter
+ * built before the venues existed: such a world cannot route through them and is deployed anew.
+ */
+async function routerVenues(
+  handle: ChainHandle,
+  swapRouter: string,
+): Promise<Partial<ManifestChain['contracts']> | undefined> {
+  const router = new Contract(swapRouter, ROUTER_VENUES_ABI, handle.provider);
+  const reads = await Promise.allSettled(
+    MANIFEST_VENUE_KEYS.map((key) => router.getFunction(key)() as Promise<string>),
+  );
+  if (reads.some((r) => r.status === 'rejected')) return undefined;
+  const addresses = reads.map((r) => (r as PromiseFulfilledResult<string>).value);
+  return Object.fromEntries(
+    MANIFEST_VENUE_KEYS.map((key, i) => [key, addresses[i]!] as const).filter(([, a]) => a !== ZeroAddress),
+  );
+}
+
+/**
+ * The previous start's entry for this chain, if the chain still holds its contracts (same persisted state) and its
+ * SwapRouter knows the venues; their addresses are taken from it (a manifest written before them lacks them).
+ */
 async function reusable(
   handle: ChainHandle,
   previous: ManifestChain | undefined,
@@ -63,7 +89,10 @@ async function reusable(
   if (!previous) return undefined;
   const { weth, swapRouter, orderExecutor } = previous.contracts;
   const alive = await Promise.all([weth, swapRouter, orderExecutor].map((a) => hasCode(handle, a)));
-  return alive.every(Boolean) ? { ...previous, rpcUrl: handle.rpcUrl } : undefined;
+  if (!alive.every(Boolean)) return undefined;
+  const venues = await routerVenues(handle, swapRouter);
+  if (!venues) return undefined;
+  return { ...previous, rpcUrl: handle.rpcUrl, contracts: { ...previous.contracts, ...venues } };
 }
 
 /** A larger executor pool than the one deployed: register the new wallets (the deployer owns the contract). */
@@ -113,6 +142,9 @@ async function withBridges(
 }
 
 async function deployFresh(handle: ChainHandle, keys: DevnetKeys): Promise<ManifestChain> {
+  // A world deployed over an older one (whose SwapRouter predates the venues) spent the genesis coins once already.
+  if ((await handle.provider.getBalance(keys.deployer.address)) < GENESIS_BALANCE_WEI)
+    await handle.setBalance(keys.deployer.address, GENESIS_BALANCE_WEI);
   const world = await deployWorld({
     provider: handle.provider,
     mining: handle,

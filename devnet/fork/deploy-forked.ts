@@ -1,8 +1,9 @@
-import { Contract } from 'ethers';
+import { Contract, ZeroAddress } from 'ethers';
 import type { ChainHandle } from '../engine/devnet-chain';
 import { FORK_CONTRACTS, FORK_TOKENS, type KnownForkContracts } from '../fork-addresses';
 import type { DevnetKeys } from '../keys';
 import type { ManifestChain, ManifestToken } from '../manifest';
+import { MANIFEST_VENUE_KEYS } from '../manifest-validator';
 import { ERC20_ABI } from '../world/abis';
 import { BRIDGE_SYMBOLS } from '../world/bridge-inventory';
 import { deployBridgeContracts, seedBridgeWallets, supportsBridges } from '../world/deploy-bridges';
@@ -47,10 +48,21 @@ export function forkFunding(chainId: number, world: ForkWorld): ForkFunding {
   return { wrapped: funded.find(isWrapped), tokens: funded.filter((t) => !isWrapped(t)) };
 }
 
-/** A wrong fork URL (another chain) shows as missing code: say so, naming the first one, before deploying. */
-async function checkForkWorld(chain: ChainHandle, world: ForkWorld): Promise<void> {
+const VENUE_KEYS: readonly string[] = MANIFEST_VENUE_KEYS;
+
+/**
+ * A wrong fork URL (another chain) shows as missing code: say so, naming the first one, before deploying. The
+ * venues are not required: a fork of a block before one was deployed (Uniswap V4 is from 2025) does without it.
+ * Returns the contracts with the venues that have no code left out.
+ */
+async function checkForkWorld(chain: ChainHandle, world: ForkWorld): Promise<KnownForkContracts> {
+  const venues = Object.entries(world.contracts).filter(([name]) => VENUE_KEYS.includes(name));
+  const venueCodes = await Promise.all(venues.map(([, address]) => chain.provider.getCode(address)));
+  const absent = new Set(venues.filter((_, i) => venueCodes[i] === '0x').map(([name]) => name));
   const expected = [
-    ...Object.entries(world.contracts).map(([name, address]) => ({ name, address })),
+    ...Object.entries(world.contracts)
+      .filter(([name]) => !VENUE_KEYS.includes(name))
+      .map(([name, address]) => ({ name, address })),
     ...world.tokens.map((t) => ({ name: t.symbol, address: t.address })),
   ];
   // Every read is awaited before failing: none is left running against the fork URL after the chain stops.
@@ -76,6 +88,13 @@ async function checkForkWorld(chain: ChainHandle, world: ForkWorld): Promise<voi
         `${chain.chainId}, not ${token.decimals}`,
     );
   }
+  // A Balancer Vault is only quoted (and executed) with its weighted pool factory: both or neither.
+  if (absent.has('balancerVault') || absent.has('balancerWeightedPoolFactory')) {
+    absent.add('balancerVault').add('balancerWeightedPoolFactory');
+  }
+  return Object.fromEntries(
+    Object.entries(world.contracts).filter(([name]) => !absent.has(name)),
+  ) as KnownForkContracts;
 }
 
 export interface DeployForkedOptions {
@@ -88,19 +107,27 @@ export interface DeployForkedOptions {
 
 /**
  * Forked mode's start: deploys only our contracts and the bridges (Across SpokePool, CrossChainEntry,
- * LockReleaseBridge), against the fork's own wrapped native and Uniswap factories, funds the test accounts (and the
- * market mover) with the fork's tokens, and seeds the relayer's inventory and the LockReleaseBridge's liquidity the
- * same way. Returns the manifest entry.
+ * LockReleaseBridge), against the fork's own wrapped native and venues (Uniswap, SushiSwap, Balancer), funds the
+ * test accounts (and the market mover) with the fork's tokens, and seeds the relayer's inventory and the
+ * LockReleaseBridge's liquidity the same way. Returns the manifest entry.
  */
 export async function deployForked(opts: DeployForkedOptions): Promise<ManifestChain> {
   const { chain, keys, world } = opts;
-  await checkForkWorld(chain, world);
+  const known = await checkForkWorld(chain, world);
   const ours = await deployServiceContracts({
     provider: chain.provider,
     deployer: keys.deployer.connect(chain.provider),
-    weth: world.contracts.weth,
-    v2Factory: world.contracts.uniswapV2Factory,
-    v3Factory: world.contracts.uniswapV3Factory,
+    weth: known.weth,
+    // The fork's own venues; no StableSwap of ours exists there.
+    venues: {
+      uniswapV2Factory: known.uniswapV2Factory,
+      sushiswapV2Factory: known.sushiswapV2Factory ?? ZeroAddress,
+      uniswapV3Factory: known.uniswapV3Factory,
+      uniswapV4PoolManager: known.uniswapV4PoolManager ?? ZeroAddress,
+      balancerVault: known.balancerVault ?? ZeroAddress,
+      balancerWeightedPoolFactory: known.balancerWeightedPoolFactory ?? ZeroAddress,
+      stableSwapFactory: ZeroAddress,
+    },
     feeCollector: keys.feeCollector,
     protocolFeeRecipient: keys.protocolFeeRecipient,
     executors: keys.executors.map((w) => w.address),
@@ -143,13 +170,7 @@ export async function deployForked(opts: DeployForkedOptions): Promise<ManifestC
     rpcUrl: chain.rpcUrl,
     nativeSymbol: worldSpec(chain.chainId).nativeSymbol,
     contracts: {
-      weth: world.contracts.weth,
-      multicall: world.contracts.multicall,
-      uniswapV2Factory: world.contracts.uniswapV2Factory,
-      uniswapV2Router02: world.contracts.uniswapV2Router02,
-      uniswapV3Factory: world.contracts.uniswapV3Factory,
-      uniswapV3QuoterV2: world.contracts.uniswapV3QuoterV2,
-      uniswapV3SwapRouter: world.contracts.uniswapV3SwapRouter,
+      ...known,
       swapRouter: ours.swapRouter,
       spender: ours.spender,
       orderExecutor: ours.orderExecutor,

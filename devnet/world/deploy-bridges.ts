@@ -2,6 +2,7 @@ import { Interface, MaxUint256, ZeroAddress, type JsonRpcProvider, type Wallet }
 import { loadArtifact } from '../../contracts-abi/artifacts';
 import { TEST_TOKEN_ABI, WETH_ABI } from './abis';
 import { bridgeInventory } from './bridge-inventory';
+import { supportsCancun } from './cancun';
 import { loadNpmArtifact } from './npm-artifacts';
 import { TxQueue, type MiningControls } from './tx-queue';
 import type { WorldSpec } from './world-spec';
@@ -37,20 +38,13 @@ const TRANSFER_GAS = 80_000n;
 const DEPOSIT_GAS = 80_000n;
 /** Native coins a seeding wallet keeps for gas on top of what it wraps. */
 const GAS_RESERVE = 10n * 10n ** 18n;
-/** Creation code running Cancun's TSTORE and MCOPY, then STOP: PUSH0 PUSH0 TSTORE PUSH0 PUSH0 PUSH0 MCOPY STOP. */
-const CANCUN_PROBE = '0x5f5f5d5f5f5f5e00';
 
 /**
- * Whether the chain runs Cancun's opcodes, which the published SpokePool build uses (MCOPY): anvil does, ganache
- * (Shanghai at most) does not, and a chain without them gets no bridges.
+ * Whether the chain can run the bridges: the published SpokePool build uses Cancun's MCOPY, so a chain without
+ * Cancun (ganache) gets no bridges.
  */
-export async function supportsBridges(provider: JsonRpcProvider): Promise<boolean> {
-  try {
-    await provider.call({ data: CANCUN_PROBE });
-    return true;
-  } catch {
-    return false;
-  }
+export function supportsBridges(provider: JsonRpcProvider): Promise<boolean> {
+  return supportsCancun(provider);
 }
 
 /**

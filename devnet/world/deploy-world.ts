@@ -6,12 +6,20 @@ import {
   queueBridgeContracts,
   queueBridgeTokenSupply,
   seedBridgeWallets,
-  supportsBridges,
   worldBridgeSeeding,
   type BridgeContracts,
 } from './deploy-bridges';
+import { supportsCancun } from './cancun';
 import { queueServiceContracts, type ServiceContracts } from './deploy-service-contracts';
 import { queueUniswap, type UniswapContracts } from './deploy-uniswap';
+import {
+  checkVenuePools,
+  queueVenuePools,
+  queueVenues,
+  venueAddresses,
+  type VenueContracts,
+  type VenuePools,
+} from './deploy-venues';
 import { queueDeployerSupply, queueFunding, wrappedNeeded } from './fund-accounts';
 import { loadNpmArtifact } from './npm-artifacts';
 import { queueSeedApprovals, queueV2Pools, queueV3Pools, type SeedContext } from './seed-pools';
@@ -21,8 +29,15 @@ import { worldSpec } from './world-spec';
 
 export interface DeployedWorld {
   chainId: number;
-  /** The bridges' addresses are absent on a chain without Cancun (see supportsBridges). */
-  contracts: { weth: string } & UniswapContracts & ServiceContracts & Partial<BridgeContracts>;
+  /**
+   * The bridges' addresses and Uniswap V4's PoolManager are absent on a chain without Cancun (see supportsCancun).
+   */
+  contracts: { weth: string } & UniswapContracts &
+    VenueContracts &
+    ServiceContracts &
+    Partial<BridgeContracts>;
+  /** The other venues' pools as seeded (addresses, V4 pool ids, Balancer pool ids). */
+  venuePools: VenuePools;
   /** The wrapped native first, then the TestTokens. */
   tokens: Array<{ symbol: string; address: string; decimals: number }>;
   feeCollector: string;
@@ -58,9 +73,10 @@ export const GAS_RESERVE = 100n * 10n ** 18n;
 
 /**
  * Deploys the fixture world of one chain (worldSpec): the wrapped native (WrappedNative under the chain's name
- * and symbol), TestTokens, Uniswap V2 and V3 with seeded pools, a Multicall, our contracts, and funds the given
- * accounts. Every address is known before anything is mined (CREATE and CREATE2 addresses), so the whole world
- * is one stream of transactions from the deployer, waited for once at the end.
+ * and symbol), TestTokens, Uniswap V2 and V3, SushiSwap V2, Uniswap V4 (with Cancun), Balancer V2 and our
+ * StableSwap with seeded pools, a Multicall, our contracts, and funds the given accounts. Every address is known
+ * before anything is mined (CREATE and CREATE2 addresses, V4 pool ids), so the whole world is one stream of
+ * transactions from the deployer, waited for once at the end.
  */
 export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWorld> {
   const spec = worldSpec(opts.chainId);
@@ -83,6 +99,8 @@ export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWor
   const relayer = opts.relayer ?? defaults.relayer;
   const bridgeAdmin = opts.bridgeAdmin ?? defaults.bridgeAdmin;
 
+  // Uniswap V4 and the bridges need Cancun's opcodes.
+  const cancun = await supportsCancun(opts.provider);
   const queue = await TxQueue.create(opts.provider, deployer, { mining: opts.mining });
   const weth = queue.deploy(`WrappedNative ${spec.wrapped.symbol}`, loadArtifact('WrappedNative'), [
     spec.wrapped.name,
@@ -103,20 +121,21 @@ export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWor
   };
 
   const uniswap = queueUniswap(queue, weth);
+  const venues = queueVenues(queue, { weth, cancun });
   const ctx: SeedContext = { spec, uniswap, addressOf };
   queueDeployerSupply(queue, spec, addressOf, opts.fund.length);
   queueSeedApprovals(queue, ctx);
   queueV2Pools(queue, ctx);
   queueV3Pools(queue, ctx);
+  const venuePools = queueVenuePools(queue, ctx, venues);
   const service = queueServiceContracts(queue, {
     weth,
-    v2Factory: uniswap.uniswapV2Factory,
-    v3Factory: uniswap.uniswapV3Factory,
+    venues: venueAddresses(uniswap, venues.contracts),
     feeCollector,
     protocolFeeRecipient,
     executors: opts.executors,
   });
-  const bridges = (await supportsBridges(opts.provider))
+  const bridges = cancun
     ? queueBridgeContracts(queue, { weth, bridgeAdmin: bridgeAdmin.address, protocolFeeRecipient })
     : undefined;
   queueFunding(queue, spec, addressOf, opts.fund);
@@ -151,11 +170,13 @@ export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWor
       uniswapV3QuoterV2: uniswap.uniswapV3QuoterV2,
       uniswapV3SwapRouter: uniswap.uniswapV3SwapRouter,
       uniswapV3PositionManager: uniswap.uniswapV3PositionManager,
+      ...venues.contracts,
       swapRouter: service.swapRouter,
       spender: service.spender,
       orderExecutor: service.orderExecutor,
       ...bridges,
     },
+    venuePools,
     tokens: [spec.wrapped, ...spec.tokens].map((t) => ({
       symbol: t.symbol,
       address: addressOf(t.symbol),
@@ -167,7 +188,10 @@ export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWor
     relayer: relayer.address,
     bridgeAdmin: bridgeAdmin.address,
   };
-  await checkPoolAddresses(opts.provider, world, ctx);
+  await Promise.all([
+    checkPoolAddresses(opts.provider, world, ctx),
+    checkVenuePools(opts.provider, ctx, venues.contracts, venuePools),
+  ]);
   return world;
 }
 

@@ -29,6 +29,12 @@ export function sqrtPriceX96FromAmounts(amount0: bigint, amount1: bigint): bigin
 export function fullRangeTicks(fee: number): { tickLower: number; tickUpper: number } {
   const spacing = V3_TICK_SPACING[fee];
   if (!spacing) throw new Error(`no tick spacing known for fee tier ${fee}`);
+  return fullRangeTicksForSpacing(spacing);
+}
+
+/** The widest position a tick spacing allows (Uniswap V4 pools name their spacing instead of a fee tier). */
+export function fullRangeTicksForSpacing(spacing: number): { tickLower: number; tickUpper: number } {
+  if (!Number.isInteger(spacing) || spacing <= 0) throw new Error(`invalid tick spacing ${spacing}`);
   return {
     tickLower: Math.ceil(MIN_TICK / spacing) * spacing,
     tickUpper: Math.floor(MAX_TICK / spacing) * spacing,

@@ -23,6 +23,31 @@ export interface V3PoolSpec extends PoolSpec {
   fee: number;
 }
 
+/** A hooks-free Uniswap V4 pool: one full-range position holding the spec's amounts. */
+export interface V4PoolSpec extends PoolSpec {
+  /** LP fee in pips (500 = 0.05%). */
+  fee: number;
+  tickSpacing: number;
+}
+
+/**
+ * A two-token Balancer V2 weighted pool at the reference price: `baseAmount` of base is `baseWeightPercent` of the
+ * pool's value, the quote side the rest (weightedPoolAmounts).
+ */
+export interface WeightedPoolSpec extends PoolSpec {
+  baseWeightPercent: bigint;
+  /** Swap fee, 18-decimal fixed point (3e15 = 0.3%). */
+  swapFee: bigint;
+}
+
+/** A two-coin pool of our StableSwap, equal USD value on both sides. */
+export interface StablePoolSpec extends PoolSpec {
+  /** The amplification A as Curve quotes it (the pool stores A * 100). */
+  amp: bigint;
+  /** Swap fee out of 1e10 (4e6 = 0.04%), as Curve counts it. */
+  fee: bigint;
+}
+
 export interface WorldSpec {
   nativeSymbol: string;
   /** The wrapped native token: our WrappedNative contract (WETH9's behaviour) under this name and symbol. */
@@ -31,6 +56,12 @@ export interface WorldSpec {
   tokens: TokenSpec[];
   v2Pools: PoolSpec[];
   v3Pools: V3PoolSpec[];
+  /** SushiSwap V2 pairs (0.3%, as Uniswap V2). */
+  sushiPools: PoolSpec[];
+  /** Uniswap V4 pools; deployed only where the engine runs Cancun (see supportsCancun). */
+  v4Pools: V4PoolSpec[];
+  balancerPools: WeightedPoolSpec[];
+  stablePools: StablePoolSpec[];
 }
 
 /** Share of the largest pool reserve of a token that each funded account gets: at least a third. */
@@ -49,6 +80,9 @@ const TOKENS = {
   WPOL: { symbol: 'WPOL', name: 'Wrapped Polygon Ecosystem Token', decimals: 18, usdMicros: USD / 2n },
   WBNB: { symbol: 'WBNB', name: 'Wrapped BNB', decimals: 18, usdMicros: 600n * USD },
   WAVAX: { symbol: 'WAVAX', name: 'Wrapped AVAX', decimals: 18, usdMicros: 30n * USD },
+  // Each traded on one venue only (SUSHI on SushiSwap, BAL on Balancer), so each venue is the only route for one.
+  SUSHI: { symbol: 'SUSHI', name: 'SushiToken', decimals: 18, usdMicros: (6n * USD) / 5n },
+  BAL: { symbol: 'BAL', name: 'Balancer', decimals: 18, usdMicros: 4n * USD },
 } satisfies Record<string, TokenSpec>;
 
 // 2,000 WETH (6M USD) a side keeps the price impact of a 1 WETH swap near 0.1% on V2.
@@ -69,14 +103,60 @@ const V3_POOLS: V3PoolSpec[] = [500, 3000].flatMap((fee) => [
   { base: 'WBTC', quote: 'WETH', baseAmount: 100n, fee },
 ]);
 
+/**
+ * The other venues' pools every world has, sized so that each venue is the best quote for some pair class:
+ * a modest WETH/USDC pair on SushiSwap, WETH/USDC at 0.3% on Uniswap V4 (V3's 0.05% pool stays best for small
+ * trades, very large ones split), a 50/50 WETH/DAI Balancer pool at 0.1% (cheaper than V2's 0.3%), and
+ * StableSwap pools of 10M USD a side, where a 100,000 USD stable trade loses a few basis points.
+ */
+const SUSHI_POOLS: PoolSpec[] = [{ base: 'WETH', quote: 'USDC', baseAmount: 300n }];
+const V4_POOLS: V4PoolSpec[] = [
+  { base: 'WETH', quote: 'USDC', baseAmount: 1_000n, fee: 3000, tickSpacing: 60 },
+];
+const BALANCER_POOLS: WeightedPoolSpec[] = [
+  { base: 'WETH', quote: 'DAI', baseAmount: 500n, baseWeightPercent: 50n, swapFee: 10n ** 15n },
+];
+const STABLE_DEPTH = 10_000_000n;
+/** A = 2000, fee 0.04%: Curve's parameters for its deepest USD pools. */
+const STABLE_POOLS: StablePoolSpec[] = [
+  ['USDC', 'USDT'],
+  ['USDC', 'DAI'],
+  ['USDT', 'DAI'],
+].map(([base, quote]) => ({
+  base: base!,
+  quote: quote!,
+  baseAmount: STABLE_DEPTH,
+  amp: 2_000n,
+  fee: 4_000_000n,
+}));
+
 /** Ethereum and the ether-native rollups (OP Mainnet, Base, Arbitrum One, Linea): the wrapped native is WETH. */
 function etherWorld(): WorldSpec {
   return {
     nativeSymbol: 'ETH',
     wrapped: TOKENS.WETH,
-    tokens: [TOKENS.USDC, TOKENS.USDT, TOKENS.DAI, TOKENS.WBTC, TOKENS.LINK, TOKENS.UNI],
+    tokens: [
+      TOKENS.USDC,
+      TOKENS.USDT,
+      TOKENS.DAI,
+      TOKENS.WBTC,
+      TOKENS.LINK,
+      TOKENS.UNI,
+      TOKENS.SUSHI,
+      TOKENS.BAL,
+    ],
     v2Pools: [...ETHEREUM_LIKE_V2, { base: 'WETH', quote: 'UNI', baseAmount: 500n }],
     v3Pools: V3_POOLS,
+    // SUSHI trades only on SushiSwap: 900k USD a side.
+    sushiPools: [...SUSHI_POOLS, { base: 'SUSHI', quote: 'WETH', baseAmount: 750_000n }],
+    // UNI/WETH at 0.05%, twice the V2 pair's depth: V4 is the best UNI route.
+    v4Pools: [{ base: 'WETH', quote: 'UNI', baseAmount: 1_000n, fee: 500, tickSpacing: 10 }, ...V4_POOLS],
+    // BAL trades only on Balancer: the 80/20 BAL/WETH pool of 2M USD (BAL's own pool shape).
+    balancerPools: [
+      { base: 'BAL', quote: 'WETH', baseAmount: 400_000n, baseWeightPercent: 80n, swapFee: 3n * 10n ** 15n },
+      ...BALANCER_POOLS,
+    ],
+    stablePools: STABLE_POOLS,
   };
 }
 
@@ -108,6 +188,10 @@ function nonEtherWorld(chain: NonEtherNative): WorldSpec {
       { base: 'WETH', quote: chain.wrapped.symbol, baseAmount: chain.wethWrappedDepth },
     ],
     v3Pools: V3_POOLS,
+    sushiPools: SUSHI_POOLS,
+    v4Pools: V4_POOLS,
+    balancerPools: BALANCER_POOLS,
+    stablePools: STABLE_POOLS,
   };
 }
 
@@ -186,22 +270,55 @@ export function poolAmounts(spec: WorldSpec, pool: PoolSpec): { base: bigint; qu
   };
 }
 
+/**
+ * The raw amounts a weighted pool is seeded with: `baseAmount` of base, and quote worth (100 - w) / w of it, so the
+ * pool's spot price (balances over weights) is the reference price.
+ */
+export function weightedPoolAmounts(
+  spec: WorldSpec,
+  pool: WeightedPoolSpec,
+): { base: bigint; quote: bigint } {
+  const base = tokenSpec(spec, pool.base);
+  const quote = tokenSpec(spec, pool.quote);
+  const w = pool.baseWeightPercent;
+  if (w <= 0n || w >= 100n) throw new Error(`weight ${w}% of ${pool.base} is not between 0 and 100`);
+  return {
+    base: pool.baseAmount * 10n ** BigInt(base.decimals),
+    quote:
+      (pool.baseAmount * base.usdMicros * (100n - w) * 10n ** BigInt(quote.decimals)) / (quote.usdMicros * w),
+  };
+}
+
+/** Every pool of every venue with the raw amounts it is seeded with. */
+export function seededPools(
+  spec: WorldSpec,
+): Array<{ base: string; quote: string; amounts: { base: bigint; quote: bigint } }> {
+  const equal = [...spec.v2Pools, ...spec.v3Pools, ...spec.sushiPools, ...spec.v4Pools, ...spec.stablePools];
+  return [
+    ...equal.map((p) => ({ base: p.base, quote: p.quote, amounts: poolAmounts(spec, p) })),
+    ...spec.balancerPools.map((p) => ({
+      base: p.base,
+      quote: p.quote,
+      amounts: weightedPoolAmounts(spec, p),
+    })),
+  ];
+}
+
 /** Reference price of one `base` in `quote` (whole units), as a float for display and tolerance checks. */
 export function referencePrice(spec: WorldSpec, base: string, quote: string): number {
   return Number(tokenSpec(spec, base).usdMicros) / Number(tokenSpec(spec, quote).usdMicros);
 }
 
-/** Per token symbol, the raw amount that all pools together hold and the largest single pool reserve. */
+/** Per token symbol, the raw amount that all pools of all venues hold and the largest single pool reserve. */
 export function reserveTotals(spec: WorldSpec): Map<string, { total: bigint; largest: bigint }> {
   const totals = new Map<string, { total: bigint; largest: bigint }>();
   const add = (symbol: string, amount: bigint) => {
     const t = totals.get(symbol) ?? { total: 0n, largest: 0n };
     totals.set(symbol, { total: t.total + amount, largest: amount > t.largest ? amount : t.largest });
   };
-  for (const pool of [...spec.v2Pools, ...spec.v3Pools]) {
-    const amounts = poolAmounts(spec, pool);
-    add(pool.base, amounts.base);
-    add(pool.quote, amounts.quote);
+  for (const pool of seededPools(spec)) {
+    add(pool.base, pool.amounts.base);
+    add(pool.quote, pool.amounts.quote);
   }
   return totals;
 }

@@ -194,7 +194,16 @@ describe.each(DEVNET_ENGINES)('a fork on %s of a chain with the fixture world', 
     it('gives the test accounts and the market mover every token, as much as the fixture world gives', async () => {
       const funding = forkFunding(1, originAsForkWorld());
       expect(funding.wrapped?.symbol).toBe('WETH');
-      expect(funding.tokens.map((t) => t.symbol)).toEqual(['USDC', 'USDT', 'DAI', 'WBTC', 'LINK', 'UNI']);
+      expect(funding.tokens.map((t) => t.symbol)).toEqual([
+        'USDC',
+        'USDT',
+        'DAI',
+        'WBTC',
+        'LINK',
+        'UNI',
+        'SUSHI',
+        'BAL',
+      ]);
       for (const token of [funding.wrapped!, ...funding.tokens]) {
         expect(token.amount).toBeGreaterThan(0n);
         for (const account of funded) {

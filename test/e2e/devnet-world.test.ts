@@ -112,6 +112,8 @@ describe.each([1, 137])('the fixture world of chain %i', (chainId) => {
             ['WBTC', 8],
             ['LINK', 18],
             ['UNI', 18],
+            ['SUSHI', 18],
+            ['BAL', 18],
           ];
     expect(world.tokens.map((t) => [t.symbol, t.decimals])).toEqual(expected);
     expect(world.tokens[0].address).toBe(world.contracts.weth);
@@ -260,6 +262,42 @@ describe.each([1, 137])('the fixture world of chain %i', (chainId) => {
     expect(world.executors).toEqual(keys.executors.map((e) => e.address));
   });
 
+  it('deploys the other venues, owned by the deployer, and builds our contracts against them', async () => {
+    const { chain, world } = get();
+    const { provider } = chain;
+    const deployer = keys.deployer.address;
+    const read = async (address: string, fragment: string) =>
+      (await new Contract(address, [fragment], provider).getFunction(
+        fragment.split(/[ (]/)[1]!,
+      )()) as unknown;
+    const c = world.contracts;
+    expect(await read(c.sushiswapV2Factory, 'function feeToSetter() view returns (address)')).toBe(deployer);
+    expect(await read(c.uniswapV4PoolManager!, 'function owner() view returns (address)')).toBe(deployer);
+    expect(await read(c.balancerVault, 'function WETH() view returns (address)')).toBe(c.weth);
+    expect(await read(c.balancerWeightedPoolFactory, 'function getVault() view returns (address)')).toBe(
+      c.balancerVault,
+    );
+    expect(await read(c.stableSwapFactory, 'function owner() view returns (address)')).toBe(deployer);
+    // The pools of every venue, as the world spec has them (the per-venue prices: devnet-venues.test.ts).
+    const spec = worldSpec(chainId);
+    expect(world.venuePools.sushi).toHaveLength(spec.sushiPools.length);
+    expect(world.venuePools.v4.map((p) => p.key.fee)).toEqual(spec.v4Pools.map((p) => p.fee));
+    expect(world.venuePools.balancer).toHaveLength(spec.balancerPools.length);
+    expect(world.venuePools.stable).toHaveLength(3);
+    // Our SwapRouter and OrderExecutor route through exactly these venues (PathExecutor's getters).
+    for (const address of [c.swapRouter, c.orderExecutor]) {
+      for (const key of [
+        'sushiswapV2Factory',
+        'uniswapV4PoolManager',
+        'balancerVault',
+        'balancerWeightedPoolFactory',
+        'stableSwapFactory',
+      ] as const) {
+        expect(await read(address, `function ${key}() view returns (address)`)).toBe(c[key]);
+      }
+    }
+  });
+
   it('deploys the bridges: the Across SpokePool owned by the bridge admin, our entry and lock-release bridge', async () => {
     const { chain, world } = get();
     const spokePool = world.contracts.spokePool!;
@@ -355,6 +393,11 @@ describe('the manifest file', () => {
       'uniswapV3Factory',
       'uniswapV3QuoterV2',
       'uniswapV3SwapRouter',
+      'sushiswapV2Factory',
+      'uniswapV4PoolManager',
+      'balancerVault',
+      'balancerWeightedPoolFactory',
+      'stableSwapFactory',
       'swapRouter',
       'spender',
       'orderExecutor',

@@ -2,9 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Wallet, getAddress } from 'ethers';
+import { FORK_CONTRACTS } from '../../devnet/fork-addresses';
 import { devnetKeys } from '../../devnet/keys';
 import type { DevnetManifest, ManifestChain } from '../../devnet/manifest';
 import { manifestChainsOf } from '../../devnet/manifest-chains';
+import { expectedContractKeys } from '../../devnet/manifest-validator';
 import { devnetExecutorKeys } from '../../devnet/manifest-executors';
 import { ConfigError, loadConfig } from '../../shared/config/load-config';
 
@@ -13,8 +15,19 @@ import { ConfigError, loadConfig } from '../../shared/config/load-config';
 const address = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`);
 const testAccounts = devnetKeys(0).accounts.map((w) => ({ address: w.address, privateKey: w.privateKey }));
 
+/** Chain 1 lists every venue; chain 137 none of the optional ones (the keys the validator allows to be absent). */
 function chainEntry(chainId: number, rpcUrl: string): ManifestChain {
   const base = chainId * 100;
+  const venues =
+    chainId === 1
+      ? {
+          sushiswapV2Factory: address(base + 14),
+          uniswapV4PoolManager: address(base + 15),
+          balancerVault: address(base + 16),
+          balancerWeightedPoolFactory: address(base + 17),
+          stableSwapFactory: address(base + 18),
+        }
+      : {};
   return {
     chainId,
     name: `Chain ${chainId}`,
@@ -28,6 +41,7 @@ function chainEntry(chainId: number, rpcUrl: string): ManifestChain {
       uniswapV3Factory: address(base + 5),
       uniswapV3QuoterV2: address(base + 6),
       uniswapV3SwapRouter: address(base + 7),
+      ...venues,
       swapRouter: address(base + 8),
       spender: address(base + 9),
       orderExecutor: address(base + 10),
@@ -96,6 +110,11 @@ describe('DEVNET_MANIFEST', () => {
           multicall: address(102),
           uniswapV2Factory: address(103),
           uniswapV3Factory: address(105),
+          sushiswapV2Factory: address(114),
+          uniswapV4PoolManager: address(115),
+          balancerVault: address(116),
+          balancerWeightedPoolFactory: address(117),
+          stableSwapFactory: address(118),
           swapRouter: address(108),
           spender: address(109),
           orderExecutor: address(110),
@@ -111,9 +130,41 @@ describe('DEVNET_MANIFEST', () => {
         tokenList: path.join(dir, 'devnet', 'tokenlists', '137.json'),
       }),
     ]);
+    // A chain without the optional venues has none of their keys (each absent venue is simply not quoted).
+    expect(Object.keys(found.chains[1]!.contracts ?? {})).toEqual([
+      'multicall',
+      'uniswapV2Factory',
+      'uniswapV3Factory',
+      'swapRouter',
+      'spender',
+      'orderExecutor',
+      'spokePool',
+      'crossChainEntry',
+      'lockReleaseBridge',
+    ]);
     // The mapped chains pass the service's configuration checks as they are.
     const config = loadConfig({ DEVNET_MANIFEST: file }, { chains: found.chains });
     expect(config.chains.map((c) => c.chainId)).toEqual([1, 137]);
+  });
+
+  it("reads a fork's real Balancer pools from their factory's deployment block, a devnet's from block 0", () => {
+    const polygon = chainEntry(137, 'http://127.0.0.1:8546');
+    const contracts = {
+      ...polygon.contracts,
+      balancerVault: FORK_CONTRACTS[137]!.balancerVault!,
+      balancerWeightedPoolFactory: FORK_CONTRACTS[137]!.balancerWeightedPoolFactory!,
+    };
+    // In the manifest's key order.
+    const ordered = Object.fromEntries(expectedContractKeys(contracts).map((k) => [k, contracts[k]]));
+    const forkOfPolygon = { ...polygon, contracts: ordered };
+    const forkFile = write('devnet.json', { version: 1, chains: [manifest.chains[0], forkOfPolygon] });
+    const [devnetChain, forkChain] = manifestChainsOf({ DEVNET_MANIFEST: forkFile })!.chains;
+    expect(devnetChain!.contracts?.balancerFromBlock).toBeUndefined();
+    expect(forkChain!.contracts).toMatchObject({
+      balancerVault: '0xBA12222222228d8Ba445958a75a0704d566BF2C8',
+      balancerWeightedPoolFactory: '0xFc8a407Bba312ac761D8BFe04CE1201904842B76',
+      balancerFromBlock: 40_611_103,
+    });
   });
 
   it('names DEVNET_MANIFEST and its value in one line for a missing, unreadable or foreign file', () => {
