@@ -17,7 +17,7 @@ import { startDevnet, type RunningDevnet } from '../devnet/start-devnet';
 import { ChainClients } from '../shared/chain/chain-clients';
 import { ChainRegistry } from '../shared/chain/chain-registry';
 import { createLogger } from '../shared/log/create-logger';
-import type { V2PoolState } from '../shared/routing/pools/pool-state';
+import type { PoolState, V2PoolState } from '../shared/routing/pools/pool-state';
 import type { QuoteEngine, QuoteRequestInput, SourceQuote } from '../shared/routing/quote-engine';
 import { startQuoting, type QuotingService } from '../shared/routing/quoting-service';
 import { HttpQuoteApi, type HttpQuoteParams } from './quote-bench/http-quotes';
@@ -73,13 +73,27 @@ function bestQuote(engine: QuoteEngine, input: QuoteRequestInput): SourceQuote {
   return result.quotes[0]!;
 }
 
+function poolLabel(pool: PoolState): string {
+  switch (pool.kind) {
+    case 'v2':
+      return pool.sourceId === 'uniswap-v2' ? 'V2' : pool.sourceId;
+    case 'v3':
+    case 'v4':
+      return `${pool.kind.toUpperCase()} ${pool.fee / 10_000}%`;
+    case 'balancer-weighted':
+      return `Balancer ${Number(pool.weight0 / 10n ** 16n)}/${Number(pool.weight1 / 10n ** 16n)}`;
+    case 'stable':
+      return 'StableSwap';
+  }
+}
+
 /** "60% WETH>USDC [V3 0.05%] + 40% ...": what the best quote does with the amount. */
 function describeSplits(quote: SourceQuote, symbolOf: (address: string) => string): string {
   const total = quote.splits.reduce((sum, s) => sum + s.amountIn, 0n);
   return quote.splits
     .map((s) => {
       const pct = Number((s.amountIn * 10_000n) / total) / 100;
-      const pools = s.route.pools.map((p) => (p.kind === 'v2' ? 'V2' : `V3 ${p.fee / 10_000}%`)).join(', ');
+      const pools = s.route.pools.map(poolLabel).join(', ');
       return `${pct}% ${s.route.path.map(symbolOf).join('>')} [${pools}]`;
     })
     .join(' + ');

@@ -16,10 +16,16 @@ import { erc20ErrorsInterface, erc20Interface, swapRouterInterface } from '../ch
 import { NATIVE_TOKEN_ADDRESS, ZERO_ADDRESS, isNativeAddress } from '../domain/addresses';
 import { RpcUnavailableError } from '../chain/rpc-errors';
 import type { Split } from './splitting/best-split';
+import type { PoolState } from './pools/pool-state';
+import {
+  HOP_KIND_BALANCER_WEIGHTED,
+  HOP_KIND_EXTERNAL,
+  HOP_KIND_STABLE_SWAP,
+  HOP_KIND_V2,
+  HOP_KIND_V3,
+  HOP_KIND_V4,
+} from './sources/liquidity-source';
 
-/** Hop.kind: the configured factories' Uniswap V2 pair / V3 pool of the hop's tokens, looked up on-chain. */
-export const HOP_KIND_V2 = 0;
-export const HOP_KIND_V3 = 1;
 const MAX_UINT16 = 0xffff;
 
 const FUNDING_ERRORS = new Set(['ERC20InsufficientAllowance', 'ERC20InsufficientBalance']);
@@ -69,6 +75,28 @@ function contractToken(token: string): string {
   return isNativeAddress(token) ? NATIVE_TOKEN_ADDRESS : getAddress(token);
 }
 
+const abi = AbiCoder.defaultAbiCoder();
+
+/**
+ * The Hop struct through one pool: the contracts find (or check) the pool in their configured venues from what
+ * the hop names, never from an address the caller could choose freely.
+ */
+export function hopOf(pool: PoolState, tokenOut: string): HopParams {
+  const hop = { kind: HOP_KIND_V2, tokenOut, fee: 0, target: ZERO_ADDRESS, data: '0x' };
+  switch (pool.kind) {
+    case 'v2':
+      return { ...hop, kind: pool.hopKind ?? HOP_KIND_V2 };
+    case 'v3':
+      return { ...hop, kind: HOP_KIND_V3, fee: pool.fee };
+    case 'v4':
+      return { ...hop, kind: HOP_KIND_V4, fee: pool.fee, data: abi.encode(['int24'], [pool.tickSpacing]) };
+    case 'balancer-weighted':
+      return { ...hop, kind: HOP_KIND_BALANCER_WEIGHTED, data: abi.encode(['bytes32'], [pool.poolId]) };
+    case 'stable':
+      return { ...hop, kind: HOP_KIND_STABLE_SWAP, target: getAddress(pool.address) };
+  }
+}
+
 /**
  * One Path per split, weighted by the split's exact input: the router gives path i amountIn·wᵢ/Σw, which is wᵢ
  * exactly when the weights sum to amountIn, so each route carries the amount it was quoted for.
@@ -90,13 +118,7 @@ function pathOf(split: Split, tokenIn: string, tokenOut: string): PathParams {
     if (hopIn === hopOut || !tokens.includes(hopIn) || !tokens.includes(hopOut)) {
       throw new RangeError(`pool ${pool.address} does not swap ${hopIn} for ${hopOut}`);
     }
-    return {
-      kind: pool.kind === 'v2' ? HOP_KIND_V2 : HOP_KIND_V3,
-      tokenOut: getAddress(hopOut),
-      fee: pool.kind === 'v3' ? pool.fee : 0,
-      target: ZERO_ADDRESS,
-      data: '0x',
-    };
+    return hopOf(pool, getAddress(hopOut));
   });
   return { weight: split.amountIn, hops };
 }
@@ -123,9 +145,38 @@ export function pathsOf(
   return splits.map((s) => pathOf(s, tokenIn, tokenOut));
 }
 
+/**
+ * The one path of a swap an external aggregator executes: the router approves tokenIn to `target` (the
+ * aggregator's contract, whitelisted by the router's owner), calls it with the aggregator's calldata and measures
+ * the tokenOut it received.
+ */
+export function externalPath(target: string, data: string, tokenOut: string, amountIn: bigint): PathParams {
+  return {
+    weight: amountIn,
+    hops: [
+      { kind: HOP_KIND_EXTERNAL, tokenOut: getAddress(tokenOut), fee: 0, target: getAddress(target), data },
+    ],
+  };
+}
+
 /** The SwapRouter.swap transaction the account sends; throws RangeError on inconsistent input. */
 export function buildSwapTransaction(input: BuildSwapInput): SwapTransaction {
-  const { amountIn, splits } = input;
+  const { splits, ...rest } = input;
+  if (input.amountIn <= 0n) throw new RangeError('amountIn must be positive');
+  return encodeSwap(rest, pathsOf(splits, input.tokenIn, input.tokenOut, input.amountIn));
+}
+
+/** The SwapRouter.swap transaction over ready paths (an external aggregator's: externalPath). */
+export function buildPathsSwapTransaction(
+  input: Omit<BuildSwapInput, 'splits'>,
+  paths: PathParams[],
+): SwapTransaction {
+  if (paths.length === 0) throw new RangeError('no paths');
+  return encodeSwap(input, paths);
+}
+
+function encodeSwap(input: Omit<BuildSwapInput, 'splits'>, paths: PathParams[]): SwapTransaction {
+  const { amountIn } = input;
   if (amountIn <= 0n) throw new RangeError('amountIn must be positive');
   if (input.minAmountOut < 0n || input.deadline < 0n)
     throw new RangeError('negative minAmountOut or deadline');
@@ -146,7 +197,7 @@ export function buildSwapTransaction(input: BuildSwapInput): SwapTransaction {
     deadline: input.deadline,
     integratorFeeBps: input.integratorFeeBps,
     integratorFeeRecipient: getAddress(input.integratorFeeRecipient),
-    paths: pathsOf(splits, input.tokenIn, input.tokenOut, amountIn),
+    paths,
   };
   return {
     to: getAddress(input.swapRouter),

@@ -1,9 +1,11 @@
 /**
- * Cheap float estimates for ranking candidates only (never for amounts): each pool is seen as a constant
- * product over its virtual reserves. For V2 these are the reserves; for V3, L / sqrtP and L * sqrtP of the
- * current range, which is exact until the price leaves that range.
+ * Cheap float estimates for ranking candidates and bounding price impact (never for amounts): V2, V3 and V4
+ * pools are seen as a constant product over their virtual reserves (for V2 the reserves; for V3 and V4, L / sqrtP
+ * and L * sqrtP of the current range, exact until the price leaves that range); a weighted pool by its own
+ * invariant; a StableSwap pool by its exact math (its curve is no constant product).
  */
-import type { PoolState } from './pool-state';
+import { stableSwapAmountOut } from '../math/stable-swap-math';
+import type { PoolState, StablePoolState, WeightedPoolState } from './pool-state';
 
 const Q96 = 2 ** 96;
 
@@ -14,7 +16,10 @@ interface VirtualReserves {
   feeFactor: number;
 }
 
-function virtualReserves(pool: PoolState, tokenIn: string): VirtualReserves {
+function virtualReserves(
+  pool: Exclude<PoolState, WeightedPoolState | StablePoolState>,
+  tokenIn: string,
+): VirtualReserves {
   const zeroForOne = tokenIn === pool.token0;
   if (pool.kind === 'v2') {
     const r0 = Number(pool.reserve0);
@@ -37,6 +42,8 @@ function virtualReserves(pool: PoolState, tokenIn: string): VirtualReserves {
  * rate at the current price (output per unit of input), so chaining rates gives a route's spot rate.
  */
 export function estimateHop(pool: PoolState, tokenIn: string, amountIn: number): number {
+  if (pool.kind === 'balancer-weighted') return estimateWeightedHop(pool, tokenIn, amountIn);
+  if (pool.kind === 'stable') return estimateStableHop(pool, tokenIn, amountIn);
   const { reserveIn, reserveOut, feeFactor } = virtualReserves(pool, tokenIn);
   if (reserveIn <= 0 || reserveOut <= 0) return 0;
   if (amountIn <= 0) return (reserveOut / reserveIn) * feeFactor;
@@ -44,8 +51,50 @@ export function estimateHop(pool: PoolState, tokenIn: string, amountIn: number):
   return (reserveOut * withFee) / (reserveIn + withFee);
 }
 
-/** Liquidity depth in sqrt(token0 * token1) units, comparable between V2 and V3 pools of one pair. */
+/** out = Bout * (1 - (Bin / (Bin + in * (1 - fee)))^(wIn / wOut)); at the margin (Bout / wOut) / (Bin / wIn). */
+function estimateWeightedHop(pool: WeightedPoolState, tokenIn: string, amountIn: number): number {
+  const zeroForOne = tokenIn === pool.token0;
+  const [balanceIn, balanceOut] = zeroForOne
+    ? [Number(pool.balance0), Number(pool.balance1)]
+    : [Number(pool.balance1), Number(pool.balance0)];
+  const [weightIn, weightOut] = zeroForOne
+    ? [Number(pool.weight0), Number(pool.weight1)]
+    : [Number(pool.weight1), Number(pool.weight0)];
+  if (balanceIn <= 0 || balanceOut <= 0 || weightIn <= 0 || weightOut <= 0) return 0;
+  const feeFactor = 1 - Number(pool.swapFee) / 1e18;
+  if (amountIn <= 0) return (balanceOut / weightOut / (balanceIn / weightIn)) * feeFactor;
+  const base = balanceIn / (balanceIn + amountIn * feeFactor);
+  return balanceOut * (1 - base ** (weightIn / weightOut));
+}
+
+/** Probe of the margin: a millionth of the input side's balance (at least one unit). */
+const STABLE_PROBE_SHARE = 1_000_000n;
+
+function estimateStableHop(pool: StablePoolState, tokenIn: string, amountIn: number): number {
+  const zeroForOne = tokenIn === pool.token0;
+  if (amountIn > 0) {
+    const exact = BigInt(Math.floor(amountIn));
+    return exact > 0n ? Number(stableSwapAmountOut(pool, zeroForOne, exact) ?? 0n) : 0;
+  }
+  const balanceIn = zeroForOne ? pool.balance0 : pool.balance1;
+  const probe = balanceIn / STABLE_PROBE_SHARE > 0n ? balanceIn / STABLE_PROBE_SHARE : 1n;
+  return Number(stableSwapAmountOut(pool, zeroForOne, probe) ?? 0n) / Number(probe);
+}
+
+/**
+ * Liquidity depth in sqrt(token0 * token1) units, comparable between the pools of one pair: a StableSwap pool's
+ * counts its amplification, as its price holds over that much more volume near the peg.
+ */
 export function poolDepth(pool: PoolState): number {
-  if (pool.kind === 'v3') return Number(pool.liquidity);
-  return Math.sqrt(Number(pool.reserve0) * Number(pool.reserve1));
+  switch (pool.kind) {
+    case 'v3':
+    case 'v4':
+      return Number(pool.liquidity);
+    case 'v2':
+      return Math.sqrt(Number(pool.reserve0) * Number(pool.reserve1));
+    case 'balancer-weighted':
+      return Math.sqrt(Number(pool.balance0) * Number(pool.balance1));
+    case 'stable':
+      return Math.sqrt(Number(pool.balance0) * Number(pool.balance1)) * (Number(pool.amp) / 100);
+  }
 }

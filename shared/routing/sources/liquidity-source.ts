@@ -1,13 +1,24 @@
 import type { PoolState } from '../pools/pool-state';
 
 /**
- * Hop kinds of our SwapRouter (contracts-abi/src/RouteTypes.sol): the router looks the pool up itself from
- * its configured factories, so a source only says which kind of hop its pools are.
+ * Hop kinds of our SwapRouter and OrderExecutor (contracts-abi/src/RouteTypes.sol): the contracts look every pool
+ * up (or check it) in their configured venues, so a source only says which kind of hop its pools are.
  */
 export const HOP_KIND_V2 = 0;
 export const HOP_KIND_V3 = 1;
 export const HOP_KIND_EXTERNAL = 2;
-export type HopKind = typeof HOP_KIND_V2 | typeof HOP_KIND_V3 | typeof HOP_KIND_EXTERNAL;
+export const HOP_KIND_SUSHISWAP_V2 = 3;
+export const HOP_KIND_V4 = 4;
+export const HOP_KIND_BALANCER_WEIGHTED = 5;
+export const HOP_KIND_STABLE_SWAP = 6;
+export type HopKind =
+  | typeof HOP_KIND_V2
+  | typeof HOP_KIND_V3
+  | typeof HOP_KIND_EXTERNAL
+  | typeof HOP_KIND_SUSHISWAP_V2
+  | typeof HOP_KIND_V4
+  | typeof HOP_KIND_BALANCER_WEIGHTED
+  | typeof HOP_KIND_STABLE_SWAP;
 
 /** Block number of a snapshot that was never refreshed. */
 export const NEVER_REFRESHED = -1;
@@ -23,7 +34,7 @@ export interface SourceSnapshot {
  * sources only through this interface, so the set of sources is configuration.
  */
 export interface LiquiditySource {
-  /** Opaque aggregatorId, unique on the chain: 'uniswap-v2', 'uniswap-v3'. */
+  /** Opaque aggregatorId, unique on the chain: 'uniswap-v2', 'sushiswap-v2', 'balancer-v2'... */
   readonly id: string;
   /** Dex name shown in quote routes: 'Uniswap V2'. */
   readonly name: string;

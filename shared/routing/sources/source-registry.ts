@@ -1,8 +1,12 @@
 import type { ChainClient } from '../../chain/chain-client';
 import type { PoolState } from '../pools/pool-state';
+import { BALANCER_V2_ID, BALANCER_V2_NAME, BalancerWeightedSource } from './balancer-weighted-source';
 import type { LiquiditySource } from './liquidity-source';
+import { STABLE_SWAP_ID, STABLE_SWAP_NAME, StableSwapSource } from './stable-swap-source';
+import { SUSHISWAP_V2_ID, SUSHISWAP_V2_NAME, sushiSwapV2Source } from './sushiswap-v2-source';
 import { UniswapV2Source } from './uniswap-v2-source';
 import { UniswapV3Source } from './uniswap-v3-source';
+import { UNISWAP_V4_ID, UNISWAP_V4_NAME, UniswapV4Source } from './uniswap-v4-source';
 
 export interface UniswapV2SourceConfig {
   type: 'uniswap-v2';
@@ -20,7 +24,44 @@ export interface UniswapV3SourceConfig {
   feeTiers?: readonly number[];
 }
 
-export type SourceConfig = UniswapV2SourceConfig | UniswapV3SourceConfig;
+export interface SushiSwapV2SourceConfig {
+  type: 'sushiswap-v2';
+  id: string;
+  name: string;
+  factory: string;
+}
+
+export interface UniswapV4SourceConfig {
+  type: 'uniswap-v4';
+  id: string;
+  name: string;
+  poolManager: string;
+}
+
+export interface BalancerWeightedSourceConfig {
+  type: 'balancer-weighted';
+  id: string;
+  name: string;
+  vault: string;
+  weightedPoolFactory: string;
+  /** The factory's deployment block: its PoolCreated logs are read from there. */
+  fromBlock?: number;
+}
+
+export interface StableSwapSourceConfig {
+  type: 'stable-swap';
+  id: string;
+  name: string;
+  factory: string;
+}
+
+export type SourceConfig =
+  | UniswapV2SourceConfig
+  | UniswapV3SourceConfig
+  | SushiSwapV2SourceConfig
+  | UniswapV4SourceConfig
+  | BalancerWeightedSourceConfig
+  | StableSwapSourceConfig;
 
 /** The liquidity sources of one chain: which adapters, with which contracts. */
 export interface ChainSourcesConfig {
@@ -29,22 +70,67 @@ export interface ChainSourcesConfig {
   sources: readonly SourceConfig[];
 }
 
-/** What the embedded mode needs of a devnet manifest chain entry (devnet/manifest.ts ManifestChain). */
+/** What the sources need of a chain's contracts (shared/config ChainContracts, the devnet manifest's). */
 export interface DevnetChainContracts {
   chainId: number;
-  contracts: { multicall: string; uniswapV2Factory: string; uniswapV3Factory: string };
+  contracts: {
+    multicall: string;
+    uniswapV2Factory: string;
+    uniswapV3Factory: string;
+    sushiswapV2Factory?: string;
+    uniswapV4PoolManager?: string;
+    balancerVault?: string;
+    balancerWeightedPoolFactory?: string;
+    balancerFromBlock?: number;
+    stableSwapFactory?: string;
+  };
 }
 
-/** The embedded mode's sources: the devnet world's Uniswap V2 and V3. */
+/**
+ * A chain's sources from its contracts: Uniswap V2 and V3 always, each other venue when its contracts are
+ * configured (real chains lack some; a devnet without Cancun has no Uniswap V4).
+ */
 export function devnetSourcesConfig(chain: DevnetChainContracts): ChainSourcesConfig {
-  return {
-    chainId: chain.chainId,
-    multicall: chain.contracts.multicall,
-    sources: [
-      { type: 'uniswap-v2', id: 'uniswap-v2', name: 'Uniswap V2', factory: chain.contracts.uniswapV2Factory },
-      { type: 'uniswap-v3', id: 'uniswap-v3', name: 'Uniswap V3', factory: chain.contracts.uniswapV3Factory },
-    ],
-  };
+  const c = chain.contracts;
+  const sources: SourceConfig[] = [
+    { type: 'uniswap-v2', id: 'uniswap-v2', name: 'Uniswap V2', factory: c.uniswapV2Factory },
+    { type: 'uniswap-v3', id: 'uniswap-v3', name: 'Uniswap V3', factory: c.uniswapV3Factory },
+  ];
+  if (c.sushiswapV2Factory) {
+    sources.push({
+      type: 'sushiswap-v2',
+      id: SUSHISWAP_V2_ID,
+      name: SUSHISWAP_V2_NAME,
+      factory: c.sushiswapV2Factory,
+    });
+  }
+  if (c.uniswapV4PoolManager) {
+    sources.push({
+      type: 'uniswap-v4',
+      id: UNISWAP_V4_ID,
+      name: UNISWAP_V4_NAME,
+      poolManager: c.uniswapV4PoolManager,
+    });
+  }
+  if (c.balancerVault && c.balancerWeightedPoolFactory) {
+    sources.push({
+      type: 'balancer-weighted',
+      id: BALANCER_V2_ID,
+      name: BALANCER_V2_NAME,
+      vault: c.balancerVault,
+      weightedPoolFactory: c.balancerWeightedPoolFactory,
+      ...(c.balancerFromBlock !== undefined ? { fromBlock: c.balancerFromBlock } : {}),
+    });
+  }
+  if (c.stableSwapFactory) {
+    sources.push({
+      type: 'stable-swap',
+      id: STABLE_SWAP_ID,
+      name: STABLE_SWAP_NAME,
+      factory: c.stableSwapFactory,
+    });
+  }
+  return { chainId: chain.chainId, multicall: c.multicall, sources };
 }
 
 export function buildSource(
@@ -57,6 +143,14 @@ export function buildSource(
       return new UniswapV2Source({ client, multicall: multicallAddress, ...config });
     case 'uniswap-v3':
       return new UniswapV3Source({ client, multicall: multicallAddress, ...config });
+    case 'sushiswap-v2':
+      return sushiSwapV2Source({ client, multicall: multicallAddress, ...config });
+    case 'uniswap-v4':
+      return new UniswapV4Source({ client, multicall: multicallAddress, ...config });
+    case 'balancer-weighted':
+      return new BalancerWeightedSource({ client, multicall: multicallAddress, ...config });
+    case 'stable-swap':
+      return new StableSwapSource({ client, multicall: multicallAddress, ...config });
   }
 }
 

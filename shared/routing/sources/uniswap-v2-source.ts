@@ -2,7 +2,13 @@ import { Interface, ZeroAddress } from 'ethers';
 import type { ChainClient } from '../../chain/chain-client';
 import { multicall } from '../../chain/multicall';
 import type { V2PoolState } from '../pools/pool-state';
-import { HOP_KIND_V2, NEVER_REFRESHED, type LiquiditySource, type SourceSnapshot } from './liquidity-source';
+import {
+  HOP_KIND_V2,
+  NEVER_REFRESHED,
+  type HOP_KIND_SUSHISWAP_V2,
+  type LiquiditySource,
+  type SourceSnapshot,
+} from './liquidity-source';
 import { tokenPairs } from './token-pairs';
 
 const factoryInterface = new Interface(['function getPair(address, address) view returns (address)']);
@@ -19,8 +25,15 @@ export interface UniswapV2SourceOptions {
   multicall: string;
   /** Swap fee of the fork in basis points: 30 for Uniswap V2 itself. */
   feeBps?: bigint;
+  /**
+   * Which factory our contracts look the pairs up in (HOP_KIND_V2 by default); a fork's pools carry it so the
+   * swap builder encodes their hops for that factory.
+   */
+  hopKind?: V2HopKind;
   chunkSize?: number;
 }
+
+export type V2HopKind = typeof HOP_KIND_V2 | typeof HOP_KIND_SUSHISWAP_V2;
 
 interface KnownPair {
   address: string;
@@ -33,7 +46,7 @@ export class UniswapV2Source implements LiquiditySource {
   readonly id: string;
   readonly name: string;
   readonly chainId: number;
-  readonly hopKind = HOP_KIND_V2;
+  readonly hopKind: V2HopKind;
   private readonly client: ChainClient;
   private readonly factory: string;
   private readonly multicallAddress: string;
@@ -50,6 +63,7 @@ export class UniswapV2Source implements LiquiditySource {
     this.factory = opts.factory.toLowerCase();
     this.multicallAddress = opts.multicall.toLowerCase();
     this.feeBps = opts.feeBps ?? 30n;
+    this.hopKind = opts.hopKind ?? HOP_KIND_V2;
     this.chunkSize = opts.chunkSize;
   }
 
@@ -108,7 +122,17 @@ export class UniswapV2Source implements LiquiditySource {
         result.returnData,
       ) as unknown as [bigint, bigint];
       const pair = pairs[i]!;
-      pools.push({ kind: 'v2', sourceId: this.id, ...pair, reserve0, reserve1, feeBps: this.feeBps });
+      const pool: V2PoolState = {
+        kind: 'v2',
+        sourceId: this.id,
+        ...pair,
+        reserve0,
+        reserve1,
+        feeBps: this.feeBps,
+      };
+      // Uniswap V2's own pools leave it out: the pool state's default.
+      if (this.hopKind !== HOP_KIND_V2) pool.hopKind = this.hopKind;
+      pools.push(pool);
     });
     this.current = { blockNumber: response.blockNumber, pools };
   }
