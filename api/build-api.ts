@@ -7,6 +7,8 @@ import { RpcMetrics } from '../shared/chain/rpc-metrics';
 import type { AppConfig } from '../shared/config/config-schema';
 import { createLogger, type Logger } from '../shared/log/create-logger';
 import { openStore, type Store } from '../shared/store/store';
+import { createExternalAggregators } from '../shared/routing/aggregators/create-external-aggregators';
+import { MetaQuoter } from '../shared/routing/meta-quoter';
 import { startQuoting, type QuotingService } from '../shared/routing/quoting-service';
 import { Prices } from '../shared/routing/prices/usd-prices';
 import { buildCrossChainProviders } from '../shared/bridges/provider-registry';
@@ -120,6 +122,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     log,
     pollMs: options.blockPollMs,
     staleness: config.staleness,
+    maxPriceImpactBps: config.maxPriceImpactBps,
     now: options.now,
   });
   const tokensOf = (chainId: number) => listedTokens.get(chainId) ?? [];
@@ -144,6 +147,14 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     transactionStatus,
     quotes: {
       engine: quoting.engine,
+      quoter: new MetaQuoter(quoting.engine, {
+        aggregators: createExternalAggregators(config.externalAggregators, {
+          decimalsOf: (chainId, address) =>
+            tokensOf(chainId).find((t) => t.address.toLowerCase() === address.toLowerCase())?.decimals,
+        }),
+        budgetMs: config.externalAggregators.quoteBudgetMs,
+        maxPriceImpactBps: config.maxPriceImpactBps,
+      }),
       protocolFeePips: config.protocolFeePips,
       prices,
       gasPrices,

@@ -90,6 +90,7 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
       log,
       pollMs: KEEPER_BLOCK_POLL_MS,
       staleness: config.staleness,
+      maxPriceImpactBps: config.maxPriceImpactBps,
     });
   const prices = new Prices(quoting.engine, { tokensOf: (id) => listed.get(id) ?? [] });
   const signers = await loadExecutorWallets({

@@ -20,7 +20,7 @@ export interface RouteDeps {
   /** On-chain reads for GET /transactions/{hash}; absent: every status read answers 500 TX_STATUS_ERROR. */
   transactionStatus?: TransactionStatusSource;
   /** The quote engine and the protocol fee; absent: every quote answers 422 NO_ROUTE. */
-  quotes?: Pick<QuotesDeps, 'engine' | 'protocolFeePips' | 'prices' | 'gasPrices'>;
+  quotes?: Pick<QuotesDeps, 'engine' | 'quoter' | 'protocolFeePips' | 'prices' | 'gasPrices'>;
   /** RPC clients for the swap's dry run; absent: every swap answers 422 NO_ROUTE. */
   chainClients?: SwapDeps['clients'];
   /**

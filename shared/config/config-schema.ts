@@ -1,10 +1,27 @@
 import type { JSONSchemaType } from 'ajv';
+import { EXTERNAL_AGGREGATOR_IDS } from '../routing/aggregators/external-aggregator';
+import {
+  MAX_EXTERNAL_QUOTE_BUDGET_MS,
+  MIN_EXTERNAL_QUOTE_BUDGET_MS,
+  type ExternalAggregatorsConfig,
+} from '../routing/aggregators/external-aggregator-config';
 
 /** Addresses of the contracts the service uses on a chain (the devnet manifest's `contracts`). */
 export interface ChainContracts {
   multicall: string;
   uniswapV2Factory: string;
   uniswapV3Factory: string;
+  /** The other on-chain liquidity sources (venues); each absent one is simply not quoted on the chain. */
+  sushiswapV2Factory?: string;
+  /** Uniswap V4's PoolManager singleton (hooks-free pools only). */
+  uniswapV4PoolManager?: string;
+  balancerVault?: string;
+  /** Balancer V2 weighted pool factory: only its pools are quoted (and executed by our contracts). */
+  balancerWeightedPoolFactory?: string;
+  /** Block the weighted pool factory was deployed at: where its PoolCreated logs are read from (default 0). */
+  balancerFromBlock?: number;
+  /** Our StableSwapFactory (contracts-abi/src/StableSwapFactory.sol). */
+  stableSwapFactory?: string;
   swapRouter: string;
   spender: string;
   orderExecutor: string;
@@ -158,11 +175,18 @@ export interface AppConfig {
   redisKeyPrefix: string;
   /** Default staleness bounds of every chain (a chain entry may set its own). */
   staleness: StalenessConfig;
+  /**
+   * Routes losing more than this to price impact (output against the pools' marginal prices, net of fees), in basis
+   * points, are not offered; the keeper does not execute through them either.
+   */
+  maxPriceImpactBps: number;
   /** List calls (unpaginated) one API key may have running at once in an api process; more wait their turn. */
   listConcurrencyPerKey: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   keeper: KeeperConfig;
   crossChain: CrossChainConfig;
+  /** Outside swap aggregators (0x, 1inch, ParaSwap, Odos, KyberSwap) asked beside our own sources on real networks. */
+  externalAggregators: ExternalAggregatorsConfig;
 }
 
 const ADDRESS = '^0x[0-9a-fA-F]{40}$';
@@ -209,6 +233,12 @@ const chainSchema: JSONSchemaType<ChainConfig> = {
         multicall: { type: 'string', pattern: ADDRESS },
         uniswapV2Factory: { type: 'string', pattern: ADDRESS },
         uniswapV3Factory: { type: 'string', pattern: ADDRESS },
+        sushiswapV2Factory: { type: 'string', pattern: ADDRESS, nullable: true },
+        uniswapV4PoolManager: { type: 'string', pattern: ADDRESS, nullable: true },
+        balancerVault: { type: 'string', pattern: ADDRESS, nullable: true },
+        balancerWeightedPoolFactory: { type: 'string', pattern: ADDRESS, nullable: true },
+        balancerFromBlock: { type: 'integer', minimum: 0, nullable: true },
+        stableSwapFactory: { type: 'string', pattern: ADDRESS, nullable: true },
         swapRouter: { type: 'string', pattern: ADDRESS },
         spender: { type: 'string', pattern: ADDRESS },
         orderExecutor: { type: 'string', pattern: ADDRESS },
@@ -330,10 +360,12 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     'redisUrl',
     'redisKeyPrefix',
     'staleness',
+    'maxPriceImpactBps',
     'listConcurrencyPerKey',
     'logLevel',
     'keeper',
     'crossChain',
+    'externalAggregators',
   ],
   properties: {
     host: { type: 'string', minLength: 1 },
@@ -361,9 +393,40 @@ export const configSchema: JSONSchemaType<AppConfig> = {
         afterBlocks: { type: 'integer', minimum: 1, maximum: 100000 },
       },
     },
+    maxPriceImpactBps: { type: 'integer', minimum: 1, maximum: 10000 },
     listConcurrencyPerKey: { type: 'integer', minimum: 1, maximum: 100 },
     logLevel: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     keeper: keeperSchema,
     crossChain: crossChainSchema,
+    externalAggregators: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['aggregators', 'quoteBudgetMs'],
+      properties: {
+        aggregators: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['id', 'apiUrl', 'apiKey', 'chainIds'],
+            properties: {
+              id: { type: 'string', enum: [...EXTERNAL_AGGREGATOR_IDS] },
+              apiUrl: { type: 'string', pattern: '^https?://' },
+              apiKey: { type: 'string' },
+              chainIds: {
+                type: 'array',
+                minItems: 1,
+                items: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+              },
+            },
+          },
+        },
+        quoteBudgetMs: {
+          type: 'integer',
+          minimum: MIN_EXTERNAL_QUOTE_BUDGET_MS,
+          maximum: MAX_EXTERNAL_QUOTE_BUDGET_MS,
+        },
+      },
+    },
   },
 };

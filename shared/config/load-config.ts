@@ -2,6 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { DEFAULT_PROTOCOL_FEE_PIPS } from '../domain/protocol-fee';
+import {
+  DEFAULT_EXTERNAL_QUOTE_BUDGET_MS,
+  EXTERNAL_AGGREGATOR_ENV_NAMES,
+  ExternalAggregatorConfigError,
+  parseExternalAggregatorsConfig,
+  type ExternalAggregatorsConfig,
+} from '../routing/aggregators/external-aggregator-config';
 import { configSchema, type AppConfig, type ChainConfig } from './config-schema';
 
 /** Every environment variable the service reads, with its default. The README's configuration table mirrors this. */
@@ -26,6 +33,7 @@ export const ENV_DEFAULTS = {
   REDIS_KEY_PREFIX: 'tas:',
   STALE_AFTER_SECONDS: '30',
   STALE_AFTER_BLOCKS: '20',
+  MAX_PRICE_IMPACT_BPS: '1500',
   LIST_CONCURRENCY_PER_KEY: '2',
   LOG_LEVEL: 'info',
   KEEPER_ADMIN_PORT: '9465',
@@ -56,6 +64,22 @@ export const ENV_DEFAULTS = {
   LIFI_API_KEY: '',
   LIFI_INTEGRATOR: 'tas',
   LIFI_TIMEOUT_MS: '2500',
+  AGGREGATOR_ZEROX_URL: '',
+  AGGREGATOR_ZEROX_API_KEY: '',
+  AGGREGATOR_ZEROX_CHAINS: '',
+  AGGREGATOR_ONEINCH_URL: '',
+  AGGREGATOR_ONEINCH_API_KEY: '',
+  AGGREGATOR_ONEINCH_CHAINS: '',
+  AGGREGATOR_PARASWAP_URL: '',
+  AGGREGATOR_PARASWAP_API_KEY: '',
+  AGGREGATOR_PARASWAP_CHAINS: '',
+  AGGREGATOR_ODOS_URL: '',
+  AGGREGATOR_ODOS_API_KEY: '',
+  AGGREGATOR_ODOS_CHAINS: '',
+  AGGREGATOR_KYBERSWAP_URL: '',
+  AGGREGATOR_KYBERSWAP_API_KEY: '',
+  AGGREGATOR_KYBERSWAP_CHAINS: '',
+  EXTERNAL_QUOTE_BUDGET_MS: String(DEFAULT_EXTERNAL_QUOTE_BUDGET_MS),
 } as const;
 
 export type EnvName = keyof typeof ENV_DEFAULTS;
@@ -128,6 +152,7 @@ export const ENV_OF_FIELD: Readonly<Record<string, EnvName>> = {
   '/redisKeyPrefix': 'REDIS_KEY_PREFIX',
   '/staleness/afterSeconds': 'STALE_AFTER_SECONDS',
   '/staleness/afterBlocks': 'STALE_AFTER_BLOCKS',
+  '/maxPriceImpactBps': 'MAX_PRICE_IMPACT_BPS',
   '/listConcurrencyPerKey': 'LIST_CONCURRENCY_PER_KEY',
   '/logLevel': 'LOG_LEVEL',
   '/keeper/adminPort': 'KEEPER_ADMIN_PORT',
@@ -158,6 +183,7 @@ export const ENV_OF_FIELD: Readonly<Record<string, EnvName>> = {
   '/crossChain/lifi/apiKey': 'LIFI_API_KEY',
   '/crossChain/lifi/integrator': 'LIFI_INTEGRATOR',
   '/crossChain/lifi/timeoutMs': 'LIFI_TIMEOUT_MS',
+  '/externalAggregators/quoteBudgetMs': 'EXTERNAL_QUOTE_BUDGET_MS',
 };
 
 /** Values never repeated in an error: keys, passwords, and URLs that may carry credentials. */
@@ -170,6 +196,11 @@ const SECRET_ENV: ReadonlySet<EnvName> = new Set([
   'RELAYER_PRIVATE_KEY',
   'BRIDGE_ADMIN_PRIVATE_KEY',
   'LIFI_API_KEY',
+  'AGGREGATOR_ZEROX_API_KEY',
+  'AGGREGATOR_ONEINCH_API_KEY',
+  'AGGREGATOR_PARASWAP_API_KEY',
+  'AGGREGATOR_ODOS_API_KEY',
+  'AGGREGATOR_KYBERSWAP_API_KEY',
 ]);
 
 /**
@@ -192,6 +223,19 @@ function problemOf(
   if (!name) return `${pointer || '/'} ${rule}`;
   if (SECRET_ENV.has(name)) return `${name} (value not shown) ${rule}`;
   return `${name}=${JSON.stringify(env[name] ?? ENV_DEFAULTS[name])} ${rule}`;
+}
+
+/** The operator's external aggregators: each enabled by its URL, on the chains it lists. */
+function externalAggregatorsOf(get: (name: EnvName) => string): ExternalAggregatorsConfig {
+  try {
+    return parseExternalAggregatorsConfig(
+      Object.fromEntries(EXTERNAL_AGGREGATOR_ENV_NAMES.map((name) => [name, get(name as EnvName)])),
+    );
+  } catch (err) {
+    if (err instanceof ExternalAggregatorConfigError)
+      throw new ConfigError(`Invalid configuration: ${err.message}`);
+    throw err;
+  }
 }
 
 /**
@@ -231,6 +275,7 @@ export function loadConfig(
       afterSeconds: toNumber(get('STALE_AFTER_SECONDS')),
       afterBlocks: toNumber(get('STALE_AFTER_BLOCKS')),
     },
+    maxPriceImpactBps: toNumber(get('MAX_PRICE_IMPACT_BPS')),
     listConcurrencyPerKey: toNumber(get('LIST_CONCURRENCY_PER_KEY')),
     logLevel: get('LOG_LEVEL') as AppConfig['logLevel'],
     keeper: {
@@ -267,6 +312,7 @@ export function loadConfig(
         timeoutMs: toNumber(get('LIFI_TIMEOUT_MS')),
       },
     },
+    externalAggregators: externalAggregatorsOf(get),
     ...overrides,
   };
   const ajv = new Ajv({ allErrors: true });

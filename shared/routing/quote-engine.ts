@@ -12,6 +12,7 @@ import type {
   StalenessBounds,
 } from './sources/pool-state-cache';
 import { bestSplit, type Split } from './splitting/best-split';
+import { priceImpactBps, spotAmountOut } from './splitting/price-impact';
 import { simulateRoute } from './splitting/route-simulation';
 import { NATIVE_TOKEN_KEY } from '../domain/addresses';
 
@@ -38,6 +39,17 @@ export interface QuoteChain {
   staleness?: StalenessBounds;
 }
 
+/** MAX_PRICE_IMPACT_BPS default: 15%, as ParaSwap's default maximum impact. */
+export const DEFAULT_MAX_PRICE_IMPACT_BPS = 1500;
+
+export interface QuoteEngineOptions {
+  /**
+   * A route whose output is further than this below its output at the pools' marginal prices (net of their fees)
+   * is not offered: a trade that empties pools gets no quote rather than a ruinous one. Default 1500.
+   */
+  maxPriceImpactBps?: number;
+}
+
 /** STALE_AFTER_SECONDS / STALE_AFTER_BLOCKS defaults. */
 export const DEFAULT_STALENESS: StalenessBounds = { afterSeconds: 30, afterBlocks: 20 };
 
@@ -61,12 +73,21 @@ export interface SourceQuote {
   splits: Split[];
   /** amountOut less the gas cost in output-token units: what results are ranked by. */
   netAmountOut: bigint;
+  /** How far amountOut is below the output at the pools' marginal prices, in basis points (float, >= 0). */
+  priceImpactBps: number;
 }
 
 export interface QuoteResult {
   blockNumber: number;
   /** Best first; never empty. */
   quotes: SourceQuote[];
+  /**
+   * The best output of any candidate route at the pools' marginal prices (a float in base units): the reference an
+   * outside quote's price impact is measured against.
+   */
+  spotAmountOut: number;
+  /** Output-token base units per gas unit at the request's gas price (0 when tokenOut has no native price). */
+  gasPriceInTokenOut: bigint;
 }
 
 /** Per-chain list of connectors: the wrapped native plus the listed stables found by symbol. */
@@ -97,12 +118,19 @@ interface SnapshotViews {
 export class QuoteEngine {
   private readonly chains = new Map<number, QuoteChain>();
   private readonly views = new WeakMap<CachedPools, SnapshotViews>();
+  private readonly maxPriceImpactBps: number;
 
   constructor(
     private readonly cache: PoolStateCache,
     chains: readonly QuoteChain[],
+    options: QuoteEngineOptions = {},
   ) {
     for (const chain of chains) this.chains.set(chain.chainId, chain);
+    const max = options.maxPriceImpactBps ?? DEFAULT_MAX_PRICE_IMPACT_BPS;
+    if (!Number.isFinite(max) || max < 0 || max > 10_000) {
+      throw new RangeError('maxPriceImpactBps must be within 0..10000');
+    }
+    this.maxPriceImpactBps = max;
   }
 
   /** Whether the chain has sources configured (it may still have no pools loaded yet). */
@@ -142,6 +170,15 @@ export class QuoteEngine {
 
   /** Undefined when no candidate can route the amount (including before the chain's first refresh). */
   quote(input: QuoteRequestInput): QuoteResult | undefined {
+    const result = this.evaluate(input);
+    return result && result.quotes.length > 0 ? result : undefined;
+  }
+
+  /**
+   * As `quote`, but answers (with no quotes) when every candidate was left out, so the reference figures (marginal
+   * output, gas price in tokenOut) still price outside quotes. Undefined before the first refresh or for no swap.
+   */
+  evaluate(input: QuoteRequestInput): QuoteResult | undefined {
     const chain = this.chainOf(input.chainId);
     const cached = this.cache.get(input.chainId);
     if (!cached || input.amountIn <= 0n) return undefined;
@@ -149,6 +186,8 @@ export class QuoteEngine {
     const tokenOut = this.routingToken(input.chainId, input.tokenOut);
     // Wrapping and unwrapping is no swap a source quotes.
     if (tokenIn === tokenOut) return undefined;
+    // An excluded aggregator is not asked; our router still combines every source's pools (it is an aggregator
+    // of its own, so excluding all but it still gets its quote).
     const excluded = new Set(input.excludeSourceIds ?? []);
     const sources = chain.sources.filter((s) => !excluded.has(s.id));
     const views = this.viewsOf(cached);
@@ -161,7 +200,7 @@ export class QuoteEngine {
       }
       return graph;
     };
-    const allIds = sources.map((s) => s.id);
+    const allIds = chain.sources.map((s) => s.id);
     const gasPriceInTokenOut = this.gasPriceInToken(
       chain,
       views,
@@ -180,6 +219,7 @@ export class QuoteEngine {
     // Every search below reads the same pool states: a hop one source's search simulated is free for the rest.
     const memo = new PoolSwapMemo();
     const quotes: SourceQuote[] = [];
+    let bestSpot = 0;
     for (const candidate of candidates) {
       if (candidate.sourceIds.length === 0) continue;
       const routes = graphOf(candidate.sourceIds).routes(tokenIn, tokenOut, {
@@ -188,15 +228,19 @@ export class QuoteEngine {
       });
       const result = bestSplit(routes, input.amountIn, { gasPriceInTokenOut, memo });
       if (!result || result.amountOut === 0n) continue;
+      const spot = spotAmountOut(result.splits);
+      if (spot > bestSpot) bestSpot = spot;
+      const impact = priceImpactBps(result.amountOut, spot);
+      if (impact > this.maxPriceImpactBps) continue;
       quotes.push({
         sourceId: candidate.id,
         amountOut: result.amountOut,
         gasEstimate: result.gasEstimate,
         splits: result.splits,
         netAmountOut: result.amountOut - result.gasEstimate * gasPriceInTokenOut,
+        priceImpactBps: impact,
       });
     }
-    if (quotes.length === 0) return undefined;
     // Best net first; on a tie a single source before our router (same route, fewer parties), then by id.
     quotes.sort((a, b) => {
       const d = b.netAmountOut - a.netAmountOut;
@@ -204,7 +248,7 @@ export class QuoteEngine {
       const smart = Number(a.sourceId === SMART_ROUTER_ID) - Number(b.sourceId === SMART_ROUTER_ID);
       return smart || (a.sourceId < b.sourceId ? -1 : a.sourceId > b.sourceId ? 1 : 0);
     });
-    return { blockNumber: cached.blockNumber, quotes };
+    return { blockNumber: cached.blockNumber, quotes, spotAmountOut: bestSpot, gasPriceInTokenOut };
   }
 
   private chainOf(chainId: number): QuoteChain {

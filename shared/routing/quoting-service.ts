@@ -28,6 +28,8 @@ export interface QuotingOptions {
   staleness?: StalenessConfig;
   /** The clock the state's age is measured on (a simulation run's chain clock); default the wall clock. */
   now?: () => number;
+  /** MAX_PRICE_IMPACT_BPS (default DEFAULT_MAX_PRICE_IMPACT_BPS). */
+  maxPriceImpactBps?: number;
 }
 
 export interface QuotingService {
@@ -118,7 +120,7 @@ export function startQuoting(opts: QuotingOptions): QuotingService {
     startups.push(discover());
   }
   return {
-    engine: new QuoteEngine(cache, quoteChains),
+    engine: new QuoteEngine(cache, quoteChains, { maxPriceImpactBps: opts.maxPriceImpactBps }),
     cache,
     async followNow(chainId) {
       const follower = followers.get(chainId);

@@ -15,27 +15,31 @@ const HEAD = { number: 10, hash: '0x' + '11'.repeat(32) };
 const small = { ...v2Pool(WETH, USDC, 100n * E18, 300_000n * E6), sourceId: 'small' };
 const deep = { ...v2Pool(WETH, USDC, 1_000n * E18, 3_000_000n * E6), sourceId: 'deep' };
 
-function engine(cache = new PoolStateCache()): QuoteEngine {
-  return new QuoteEngine(cache, [
-    {
-      chainId: CHAIN_ID,
-      wrappedNative: WETH,
-      connectors: connectorsOf(WETH, [
-        { address: USDC, symbol: 'USDC' },
-        { address: LINK, symbol: 'LINK' },
-      ]),
-      sources: [
-        { id: 'small', name: 'Small DEX' },
-        { id: 'deep', name: 'Deep DEX' },
-      ],
-    },
-  ]);
+function engine(cache = new PoolStateCache(), maxPriceImpactBps?: number): QuoteEngine {
+  return new QuoteEngine(
+    cache,
+    [
+      {
+        chainId: CHAIN_ID,
+        wrappedNative: WETH,
+        connectors: connectorsOf(WETH, [
+          { address: USDC, symbol: 'USDC' },
+          { address: LINK, symbol: 'LINK' },
+        ]),
+        sources: [
+          { id: 'small', name: 'Small DEX' },
+          { id: 'deep', name: 'Deep DEX' },
+        ],
+      },
+    ],
+    { maxPriceImpactBps },
+  );
 }
 
-function loaded(): QuoteEngine {
+function loaded(maxPriceImpactBps?: number): QuoteEngine {
   const cache = new PoolStateCache();
   cache.put(CHAIN_ID, HEAD, [small, deep]);
-  return engine(cache);
+  return engine(cache, maxPriceImpactBps);
 }
 
 const request = { chainId: CHAIN_ID, tokenIn: WETH, tokenOut: USDC, amountIn: 10n * E18, gasPriceWei: 0n };
@@ -68,11 +72,42 @@ describe('QuoteEngine', () => {
     }
   });
 
-  it('leaves excluded sources out of their own candidate and of the aggregate', () => {
+  it('offers no route losing more than the price-impact bound to its pools, and says what each one loses', () => {
+    // 1,100 WETH into 1,100 WETH of reserves: about half the USDC side, far beyond 15%.
+    const huge = { ...request, amountIn: 1_100n * E18 };
+    expect(loaded().quote(huge)).toBeUndefined();
+    expect(loaded().quote({ ...request, amountIn: 10n ** 30n })).toBeUndefined();
+    // 10 WETH: the small pool alone loses about 9% to impact (R / (R + 10 * 0.997)), the deep one about 1%.
+    const result = loaded().quote(request)!;
+    const impact = new Map(result.quotes.map((q) => [q.sourceId, q.priceImpactBps]));
+    expect(impact.get('small')).toBeCloseTo(10_000 * (1 - 100 / (100 + 9.97)), 0);
+    expect(impact.get('deep')).toBeCloseTo(10_000 * (1 - 1_000 / (1_000 + 9.97)), 0);
+    // The bound is the operator's: at 500 bps the small pool's quote is no longer offered.
+    expect(
+      loaded(500)
+        .quote(request)!
+        .quotes.map((q) => q.sourceId),
+    ).toEqual([SMART_ROUTER_ID, 'deep']);
+    // Marginal output at the pools' prices, net of the 0.3% fee: 10 WETH at 3,000 USDC.
+    expect(result.spotAmountOut).toBeCloseTo(10 * 3_000 * 0.997 * 1e6, -3);
+    expect(() => engine(new PoolStateCache(), 10_001)).toThrow(RangeError);
+  });
+
+  it('leaves excluded aggregators unasked, while our router still combines every source', () => {
+    const all = loaded().quote(request)!;
+    const smart = all.quotes.find((q) => q.sourceId === SMART_ROUTER_ID)!;
     const result = loaded().quote({ ...request, excludeSourceIds: ['deep'] })!;
-    expect(result.quotes.map((q) => q.sourceId)).toEqual(['small', SMART_ROUTER_ID]);
-    expect(result.quotes[1]!.amountOut).toBe(result.quotes[0]!.amountOut);
-    expect(loaded().quote({ ...request, excludeSourceIds: ['deep', 'small'] })).toBeUndefined();
+    expect(result.quotes.map((q) => q.sourceId)).toEqual([SMART_ROUTER_ID, 'small']);
+    expect(result.quotes[0]!.amountOut).toBe(smart.amountOut);
+    // Every id but one excluded: that one's quote alone, our router's included.
+    const onlySmart = loaded().quote({ ...request, excludeSourceIds: ['deep', 'small'] })!;
+    expect(onlySmart.quotes.map((q) => q.sourceId)).toEqual([SMART_ROUTER_ID]);
+    expect(onlySmart.quotes[0]!.amountOut).toBe(smart.amountOut);
+    const onlySmall = loaded().quote({ ...request, excludeSourceIds: ['deep', SMART_ROUTER_ID] })!;
+    expect(onlySmall.quotes.map((q) => q.sourceId)).toEqual(['small']);
+    expect(
+      loaded().quote({ ...request, excludeSourceIds: ['deep', 'small', SMART_ROUTER_ID] }),
+    ).toBeUndefined();
   });
 
   it('routes the native pseudo-address as the wrapped token, and never native to wrapped', () => {

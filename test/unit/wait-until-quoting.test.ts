@@ -23,7 +23,10 @@ function service() {
         fresh.has(chainId)
           ? { stale: false, ageMs: 0, blocksBehind: 0 }
           : { stale: true, reason: 'no-state', ageMs: Infinity, blocksBehind: 0 },
-      quote: (input) => (routable.has(input.chainId) ? { blockNumber: 5, quotes: [] as never[] } : undefined),
+      quote: (input) =>
+        routable.has(input.chainId)
+          ? { blockNumber: 5, quotes: [] as never[], spotAmountOut: 0, gasPriceInTokenOut: 0n }
+          : undefined,
     },
     referencePrices: {
       findPair: async (chainId, a, b) =>

@@ -69,21 +69,22 @@ async function quoteSingleChain(
   feeBps: number,
 ): Promise<SingleChainQuote> {
   const { chainId } = params;
-  const { engine, tokenIn, tokenOut, amountIn } = await resolveSingleChainTrade(deps, params);
+  const { engine, quoter, tokenIn, tokenOut, amountIn } = await resolveSingleChainTrade(deps, params);
   assertFreshMarket(engine, chainId, 'QUOTE_ERROR');
-  const result = engine.quote({
+  const result = await quoter.quote({
     chainId,
     tokenIn: tokenIn.address,
     tokenOut: tokenOut.address,
     amountIn,
     excludeSourceIds: params.excludeMetaAggregatorId ?? [],
     gasPriceWei: BigInt(params.gasPrice) * GWEI,
+    taker: deps.chains.get(chainId)?.contracts?.swapRouter,
   });
   if (!result) throw noRoute();
   const fees = applyFees(result.quotes[0]!.amountOut, deps.protocolFeePips, feeBps);
   const gasMultiplier = params.gasMultiplier ?? 'NONE';
   const quote = singleChainQuote({
-    engine,
+    quoter,
     chainId,
     result,
     fees,

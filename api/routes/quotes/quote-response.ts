@@ -1,7 +1,6 @@
 import { getAddress } from 'ethers';
 import type { FeeBreakdown } from '../../../shared/routing/fees';
-import type { QuoteEngine, QuoteResult } from '../../../shared/routing/quote-engine';
-import type { Split } from '../../../shared/routing/splitting/best-split';
+import type { MetaQuoter, MetaQuoteResult, RankedQuote } from '../../../shared/routing/meta-quoter';
 import type { DataFeeTransaction } from './data-fee-transaction';
 import type { GAS_MULTIPLIERS } from './schemas';
 
@@ -45,16 +44,21 @@ function percentOf(part: bigint, whole: bigint): number {
 
 /**
  * Display routes of the winning quote. A route's ends are named as the client sent them (the native
- * pseudo-address stays itself), the hops in between by their checksummed token addresses.
+ * pseudo-address stays itself), the hops in between by their checksummed token addresses. An external
+ * aggregator's route is its own business: one route through it.
  */
 export function displayRoutes(
-  engine: QuoteEngine,
+  quoter: MetaQuoter,
   chainId: number,
-  splits: readonly Split[],
+  quote: RankedQuote,
   amountIn: bigint,
   ends: { tokenIn: string; tokenOut: string },
 ): QuoteRoute[] {
-  return splits.map((split) => {
+  if (!quote.splits) {
+    const dexes = [{ name: quoter.sourceName(chainId, quote.sourceId), percentage: 100 }];
+    return [{ percentage: 100, subRoutes: [{ from: ends.tokenIn, to: ends.tokenOut, dexes }] }];
+  }
+  return quote.splits.map((split) => {
     const path = split.route.path;
     const name = (i: number): string =>
       i === 0 ? ends.tokenIn : i === path.length - 1 ? ends.tokenOut : getAddress(path[i]!);
@@ -63,16 +67,16 @@ export function displayRoutes(
       subRoutes: split.route.pools.map((pool, i) => ({
         from: name(i),
         to: name(i + 1),
-        dexes: [{ name: engine.sourceName(chainId, pool.sourceId), percentage: 100 }],
+        dexes: [{ name: quoter.sourceName(chainId, pool.sourceId), percentage: 100 }],
       })),
     };
   });
 }
 
 export function singleChainQuote(args: {
-  engine: QuoteEngine;
+  quoter: MetaQuoter;
   chainId: number;
-  result: QuoteResult;
+  result: MetaQuoteResult;
   fees: FeeBreakdown;
   amountIn: bigint;
   ends: { tokenIn: string; tokenOut: string };
@@ -85,7 +89,7 @@ export function singleChainQuote(args: {
     aggregatorId: best.sourceId,
     aggregatorOrder: args.result.quotes.map((q) => q.sourceId),
     market: [],
-    routes: displayRoutes(args.engine, args.chainId, best.splits, args.amountIn, args.ends),
+    routes: displayRoutes(args.quoter, args.chainId, best, args.amountIn, args.ends),
     gasMultiplier: args.gasMultiplier,
     integratorFeeBreakdown: {
       protocolFeeBps: args.fees.protocolFeeBps,

@@ -1,5 +1,6 @@
 import type { ChainRegistry } from '../../../shared/chain/chain-registry';
 import { ServiceError, ValidationError } from '../../../shared/domain/errors';
+import { MetaQuoter } from '../../../shared/routing/meta-quoter';
 import type { QuoteEngine } from '../../../shared/routing/quote-engine';
 import type { TokenRecord, TokensRepository } from '../../../shared/store/repositories/tokens-repository';
 import { tradeAmountIn } from './trade-amount';
@@ -14,10 +15,13 @@ export interface TradeDeps {
   tokens: TokensRepository;
   /** Absent when no chain can be quoted (no chain has contracts and an RPC client). */
   engine?: QuoteEngine;
+  /** The engine plus the operator's external aggregators; default: the engine alone. */
+  quoter?: MetaQuoter;
 }
 
 export interface SingleChainTrade {
   engine: QuoteEngine;
+  quoter: MetaQuoter;
   tokenIn: TokenRecord;
   tokenOut: TokenRecord;
   /** `amount` in base units of tokenIn, exactly. */
@@ -49,5 +53,6 @@ export async function resolveSingleChainTrade(
   if (!engine?.isQuotable(chainId)) throw noRoute();
   // A token GET /tokens does not list is a pair no source routes.
   if (!tokenIn || !tokenOut) throw noRoute();
-  return { engine, tokenIn, tokenOut, amountIn };
+  const quoter = deps.quoter?.engine === engine ? deps.quoter : new MetaQuoter(engine);
+  return { engine, quoter, tokenIn, tokenOut, amountIn };
 }

@@ -2,16 +2,30 @@ import type { ChainClient } from '../../../shared/chain/chain-client';
 import { ZERO_ADDRESS } from '../../../shared/domain/addresses';
 import { ServiceError, ValidationError } from '../../../shared/domain/errors';
 import { applyFees, minimumAfterSlippage } from '../../../shared/routing/fees';
-import { SMART_ROUTER_ID } from '../../../shared/routing/quote-engine';
 import {
+  ExternalAggregatorError,
+  type ExternalAggregator,
+  type ExternalSwap,
+} from '../../../shared/routing/aggregators/external-aggregator';
+import { ExternalSwapRefused } from '../../../shared/routing/meta-quoter';
+import {
+  buildPathsSwapTransaction,
   buildSwapTransaction,
+  externalPath,
   simulateSwap,
+  type BuildSwapInput,
   type SwapTransaction,
 } from '../../../shared/routing/swap-calldata';
 import { defineRoute, type DocumentedRoute, type RouteDefinition } from '../../http/route-definition';
 import { INVALID_BODY } from '../../http/validator';
 import { assertFreshMarket } from '../quotes/fresh-market-state';
-import { GWEI, noRoute, resolveSingleChainTrade, type TradeDeps } from '../quotes/single-chain-trade';
+import {
+  GWEI,
+  noRoute,
+  resolveSingleChainTrade,
+  type SingleChainTrade,
+  type TradeDeps,
+} from '../quotes/single-chain-trade';
 import type { Fees } from '../quotes/schemas';
 import { CrossChainProviders } from '../../../shared/bridges/provider-registry';
 import type { CrossChainRouteDeps } from '../quotes/post-quotes';
@@ -83,6 +97,78 @@ async function gasOf(client: ChainClient, tx: SwapTransaction, account: string, 
   }
 }
 
+/** The swap slippage percent as whole basis points for an aggregator (rounded down: never looser than asked). */
+function slippageBps(slippagePercent: string): number {
+  const [whole = '0', fraction = ''] = slippagePercent.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2));
+}
+
+/** What a source contributes to the swap: its gross output and the paths SwapRouter runs. */
+interface SourceSwap {
+  grossOut: bigint;
+  gasEstimate: bigint;
+  build(input: Omit<BuildSwapInput, 'splits'>): SwapTransaction;
+}
+
+/** Our on-chain source or router, routed again at the latest pool state by the quoted source alone. */
+function onChainSwap(
+  trade: SingleChainTrade,
+  params: SingleChainSwapParams,
+  sourceIds: readonly string[],
+): SourceSwap {
+  const result = trade.engine.quote({
+    chainId: params.chainId,
+    tokenIn: trade.tokenIn.address,
+    tokenOut: trade.tokenOut.address,
+    amountIn: trade.amountIn,
+    excludeSourceIds: sourceIds.filter((id) => id !== params.aggregatorId),
+    gasPriceWei: BigInt(params.gasPrice) * GWEI,
+  });
+  const best = result?.quotes.find((q) => q.sourceId === params.aggregatorId);
+  if (!best) throw noRoute();
+  return {
+    grossOut: best.amountOut,
+    gasEstimate: best.gasEstimate,
+    build: (input) => buildSwapTransaction({ ...input, splits: best.splits }),
+  };
+}
+
+/** An external aggregator's calldata, run by SwapRouter through its external hop (the aggregator pays the router). */
+async function externalSwap(
+  trade: SingleChainTrade,
+  aggregator: ExternalAggregator,
+  params: SingleChainSwapParams,
+  swapRouter: string,
+): Promise<SourceSwap> {
+  let swap: ExternalSwap;
+  try {
+    swap = await trade.quoter.buildExternalSwap(aggregator, {
+      chainId: params.chainId,
+      tokenIn: trade.tokenIn.address,
+      tokenOut: trade.tokenOut.address,
+      amountIn: trade.amountIn,
+      gasPriceWei: BigInt(params.gasPrice) * GWEI,
+      taker: swapRouter,
+      slippageBps: slippageBps(params.slippage),
+      account: params.account,
+    });
+  } catch (err) {
+    if (err instanceof ExternalAggregatorError && err.kind === 'no-route') throw noRoute();
+    if (err instanceof ExternalSwapRefused && err.reason !== 'unusable') throw noRoute();
+    if (err instanceof ExternalAggregatorError || err instanceof ExternalSwapRefused) {
+      throw swapError(`${aggregator.name} could not build the swap`, err.message);
+    }
+    throw err;
+  }
+  const hopOut = trade.engine.routingToken(params.chainId, trade.tokenOut.address);
+  return {
+    grossOut: swap.amountOut,
+    gasEstimate: swap.gasEstimate,
+    build: (input) =>
+      buildPathsSwapTransaction(input, [externalPath(swap.to, swap.data, hopOut, trade.amountIn)]),
+  };
+}
+
 async function swapSingleChain(
   deps: SwapDeps,
   params: SingleChainSwapParams,
@@ -91,9 +177,8 @@ async function swapSingleChain(
 ): Promise<SingleChainSwap> {
   const { chainId } = params;
   const trade = await resolveSingleChainTrade(deps, params);
-  const { engine, tokenIn, tokenOut, amountIn } = trade;
-  assertFreshMarket(engine, chainId, 'SWAP_ERROR');
-  const sourceIds = engine.sourceIds(chainId);
+  assertFreshMarket(trade.engine, chainId, 'SWAP_ERROR');
+  const sourceIds = trade.quoter.sourceIds(chainId);
   if (!sourceIds.includes(params.aggregatorId)) {
     throw new ValidationError(INVALID_BODY, [
       { field: 'params.aggregatorId', message: `Must be one of: ${sourceIds.join(', ')}` },
@@ -102,34 +187,24 @@ async function swapSingleChain(
   const contracts = deps.chains.get(chainId)?.contracts;
   const client = deps.clients.find(chainId);
   if (!contracts || !client) throw noRoute();
-  // Routed again at the latest state by the quoted source. Our router combines the pools of every source, so
-  // for it no source is left out; a single source is quoted alone.
-  const result = engine.quote({
-    chainId,
-    tokenIn: tokenIn.address,
-    tokenOut: tokenOut.address,
-    amountIn,
-    excludeSourceIds:
-      params.aggregatorId === SMART_ROUTER_ID ? [] : sourceIds.filter((id) => id !== params.aggregatorId),
-    gasPriceWei: BigInt(params.gasPrice) * GWEI,
-  });
-  const best = result?.quotes.find((q) => q.sourceId === params.aggregatorId);
-  if (!best) throw noRoute();
-  const breakdown = applyFees(best.amountOut, deps.protocolFeePips, fees?.feeBps ?? 0);
+  const aggregator = trade.quoter.external(chainId, params.aggregatorId);
+  const source = aggregator
+    ? await externalSwap(trade, aggregator, params, contracts.swapRouter)
+    : onChainSwap(trade, params, sourceIds);
+  const breakdown = applyFees(source.grossOut, deps.protocolFeePips, fees?.feeBps ?? 0);
   const minOutAmount = minimumAfterSlippage(breakdown.amountOut, params.slippage);
   let tx: SwapTransaction;
   try {
-    tx = buildSwapTransaction({
+    tx = source.build({
       swapRouter: contracts.swapRouter,
       account: params.account,
       tokenIn: params.inTokenAddress,
       tokenOut: params.outTokenAddress,
-      amountIn,
+      amountIn: trade.amountIn,
       minAmountOut: minOutAmount,
       deadline: await deadlineOf(client, now),
       integratorFeeBps: fees?.feeBps ?? 0,
       integratorFeeRecipient: fees && fees.feeBps > 0 ? fees.feeRecipient : ZERO_ADDRESS,
-      splits: best.splits,
     });
   } catch (err) {
     if (err instanceof RangeError) throw swapError('Could not build the swap calldata', err.message);
@@ -140,9 +215,8 @@ async function swapSingleChain(
   if (!simulation.ok && simulation.reason !== 'ALLOWANCE_OR_BALANCE') {
     throw swapError('The swap would revert on-chain', `${simulation.reason}: ${simulation.message}`);
   }
-  const estimatedGas = simulation.ok
-    ? await gasOf(client, tx, params.account, best.gasEstimate + SWAP_ROUTER_OVERHEAD_GAS)
-    : best.gasEstimate + SWAP_ROUTER_OVERHEAD_GAS;
+  const fallbackGas = source.gasEstimate + SWAP_ROUTER_OVERHEAD_GAS;
+  const estimatedGas = simulation.ok ? await gasOf(client, tx, params.account, fallbackGas) : fallbackGas;
   return {
     data: tx.data,
     to: tx.to,
