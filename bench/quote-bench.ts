@@ -21,7 +21,8 @@ import type { PoolState, V2PoolState } from '../shared/routing/pools/pool-state'
 import type { QuoteEngine, QuoteRequestInput, SourceQuote } from '../shared/routing/quote-engine';
 import { startQuoting, type QuotingService } from '../shared/routing/quoting-service';
 import { HttpQuoteApi, type HttpQuoteParams } from './quote-bench/http-quotes';
-import { measureInterleaved, measureInterleavedAsync } from './quote-bench/latency';
+import { measureInterleaved, measureInterleavedAsync, type LatencyStats } from './quote-bench/latency';
+import { startExternalAggregators } from './quote-bench/external-aggregators';
 import { printHttpReport, printReport, type HttpReportRow, type ReportRow } from './quote-bench/report-table';
 import { V2SdkRouter, type BenchToken } from './quote-bench/v2-sdk-router';
 
@@ -33,8 +34,13 @@ const HTTP_WARMUP = 50;
 /** Alternating blocks of timed quotes per pair class (ours, ours V2-only, the sdk's). */
 const ROUNDS = 8;
 const WARM_STATE_TIMEOUT_MS = 60_000;
-/** Our V2-only line: the engine without the V3 source, over exactly the pairs the sdk sees. */
-const V2_ONLY_EXCLUDES = ['uniswap-v3'];
+/** Our V2-only line: the Uniswap V2 source asked alone, over exactly the pairs the sdk sees. */
+const V2_ONLY = 'uniswap-v2';
+/** The external aggregators' latency budget in the HTTP line, and the one left hung. */
+const EXTERNAL_BUDGET_MS = 400;
+const HUNG_AGGREGATOR = 'odos';
+/** A quote with a hung aggregator must answer within the budget plus this. */
+const BUDGET_SLACK_MS = 50;
 
 interface PairClass {
   name: string;
@@ -44,14 +50,42 @@ interface PairClass {
   amount: string;
   /** The property that makes the pair belong to its class, checked on our all-sources quote. */
   expect: 'single-hop' | 'two-hop' | 'split';
+  /** The source that must give the best quote, when the class is about one. */
+  source?: string;
 }
 
 // LINK has a single V2 pool (LINK/WETH) on the devnet and no LINK/USDC pool: every route goes through WETH.
 // 300 WETH is 15% of each WETH/USDC pool's depth: too much for one pool at the price impact it causes.
+// USDC/USDT is a stable pair (the StableSwap pool beats every constant-product pool); BAL trades only on Balancer
+// and SUSHI only on SushiSwap, so the v2-sdk over Uniswap V2 finds no trade for them.
 const CLASSES: readonly PairClass[] = [
   { name: 'direct', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1', expect: 'single-hop' },
   { name: '2-hop', tokenIn: 'LINK', tokenOut: 'USDC', amount: '100', expect: 'two-hop' },
   { name: 'split', tokenIn: 'WETH', tokenOut: 'USDC', amount: '300', expect: 'split' },
+  {
+    name: 'stable',
+    tokenIn: 'USDC',
+    tokenOut: 'USDT',
+    amount: '100000',
+    expect: 'single-hop',
+    source: 'stableswap',
+  },
+  {
+    name: 'balancer-only',
+    tokenIn: 'BAL',
+    tokenOut: 'WETH',
+    amount: '500',
+    expect: 'single-hop',
+    source: 'balancer-v2',
+  },
+  {
+    name: 'cross-venue',
+    tokenIn: 'SUSHI',
+    tokenOut: 'BAL',
+    amount: '1000',
+    expect: 'two-hop',
+    source: 'tas-smart',
+  },
 ];
 
 function countFromEnv(name: string, fallback: number, min: number): number {
@@ -100,6 +134,8 @@ function describeSplits(quote: SourceQuote, symbolOf: (address: string) => strin
 }
 
 function checkClass(pair: PairClass, quote: SourceQuote): string | undefined {
+  if (pair.source && quote.sourceId !== pair.source)
+    return `expected ${pair.source} to win, got ${quote.sourceId}`;
   const hops = quote.splits.map((s) => s.route.pools.length);
   switch (pair.expect) {
     case 'single-hop':
@@ -171,6 +207,66 @@ async function httpSection(devnet: RunningDevnet, count: number): Promise<void> 
   }
 }
 
+/**
+ * POST /quotes with the five external aggregators enabled against local replay servers, one of them hung: every
+ * answer must come within the aggregators' budget plus BUDGET_SLACK_MS, with the quotes of those that answered.
+ */
+async function externalsSection(devnet: RunningDevnet, count: number): Promise<void> {
+  const chain = devnet.manifest.chains[0]!;
+  const weth = tokenBySymbol(chain, 'WETH');
+  const usdc = tokenBySymbol(chain, 'USDC');
+  const externals = await startExternalAggregators({
+    chainId: CHAIN_ID,
+    weth: weth.address,
+    usdc: usdc.address,
+    swapRouter: chain.contracts.swapRouter,
+    budgetMs: EXTERNAL_BUDGET_MS,
+    hungId: HUNG_AGGREGATOR,
+  });
+  try {
+    const api = await HttpQuoteApi.start(devnet.chains, externals.env);
+    try {
+      const params: HttpQuoteParams = {
+        chainId: CHAIN_ID,
+        inTokenAddress: weth.address,
+        outTokenAddress: usdc.address,
+        amount: '1',
+        gasPrice: String(GAS_PRICE_WEI / 10n ** 9n),
+      };
+      await api.waitUntilQuotable([params], WARM_STATE_TIMEOUT_MS);
+      const sample = await api.quote(params);
+      if (sample.status !== 200)
+        throw new Error(`POST /quotes answered ${sample.status} ${sample.errorCode}`);
+      const answered = sample.aggregatorOrder ?? [];
+      const stats = await measureInterleavedAsync(
+        {
+          externals: async () => {
+            const answer = await api.quote(params);
+            if (answer.status !== 200)
+              throw new Error(`POST /quotes answered ${answer.status} ${answer.errorCode}`);
+          },
+        },
+        { warmup: 5, count, rounds: 2 },
+      );
+      const s = stats.externals!;
+      const bound = EXTERNAL_BUDGET_MS + BUDGET_SLACK_MS;
+      console.log(
+        `\nPOST /quotes with 0x, 1inch, ParaSwap, Odos and KyberSwap enabled against local replay servers ` +
+          `(${externals.hungId} hung: it never answers), budget ${EXTERNAL_BUDGET_MS} ms; 1 WETH -> USDC, ` +
+          `${count} timed requests:\n  aggregatorOrder: ${answered.join(', ')}\n  p50 ${s.p50Ms.toFixed(1)} ms, ` +
+          `p99 ${s.p99Ms.toFixed(1)} ms, max ${s.maxMs.toFixed(1)} ms; every answer within budget + ` +
+          `${BUDGET_SLACK_MS} ms (${bound} ms): ${s.maxMs <= bound ? 'PASS' : 'FAIL'}; recordings not matched: ` +
+          `${externals.unmatched()}`,
+      );
+      if (s.maxMs > bound || answered.includes(externals.hungId)) process.exitCode = 1;
+    } finally {
+      await api.close();
+    }
+  } finally {
+    await externals.close();
+  }
+}
+
 async function run(): Promise<void> {
   const count = countFromEnv('QUOTE_BENCH_COUNT', 2000, 10);
   const httpCount = countFromEnv('QUOTE_BENCH_HTTP_COUNT', 300, 0);
@@ -211,18 +307,21 @@ async function run(): Promise<void> {
         gasPriceWei: GAS_PRICE_WEI,
       };
     };
-    const warmMs = await waitForWarmState(engine, [
-      ...CLASSES.map((c) => inputOf(c)),
-      ...CLASSES.map((c) => inputOf(c, V2_ONLY_EXCLUDES)),
-    ]);
+    const v2Excludes = engine.sourceIds(CHAIN_ID).filter((id) => id !== V2_ONLY);
+    const warmMs = await waitForWarmState(
+      engine,
+      CLASSES.map((c) => inputOf(c)),
+    );
     const cached = quoting.cache.get(CHAIN_ID)!;
-    const v2Pools = cached.pools.filter((p): p is V2PoolState => p.kind === 'v2');
+    const v2Pools = cached.pools.filter((p): p is V2PoolState => p.kind === 'v2' && p.sourceId === V2_ONLY);
     const sdk = new V2SdkRouter(CHAIN_ID, chain.tokens, v2Pools);
+    const bySource = new Map<string, number>();
+    for (const pool of cached.pools) bySource.set(pool.sourceId, (bySource.get(pool.sourceId) ?? 0) + 1);
     console.log(
       `pool state warm ${warmMs} ms after quoting started: block ${cached.blockNumber}, ${cached.pools.length} pools ` +
-        `(${v2Pools.length} V2, ${cached.pools.length - v2Pools.length} V3); v2-sdk over the same ${sdk.pairCount} ` +
-        `V2 pairs, maxHops 3; gas price ${GAS_PRICE_WEI / 10n ** 9n} gwei; ${WARMUP} warm-up + ${count} timed ` +
-        `quotes per line\n`,
+        `(${[...bySource].map(([id, n]) => `${n} ${id}`).join(', ')}); ${engine.sourceIds(CHAIN_ID).length} ` +
+        `aggregatorIds; v2-sdk over the same ${sdk.pairCount} Uniswap V2 pairs, maxHops 3; gas price ` +
+        `${GAS_PRICE_WEI / 10n ** 9n} gwei; ${WARMUP} warm-up + ${count} timed quotes per line\n`,
     );
 
     const rows: ReportRow[] = [];
@@ -233,44 +332,55 @@ async function run(): Promise<void> {
       const tokenOut = tokenBySymbol(chain, pair.tokenOut);
       const amountIn = parseUnits(pair.amount, tokenIn.decimals);
       const sdkQuote = sdk.quote(tokenIn.address, tokenOut.address, amountIn);
-      if (!sdkQuote) throw new Error(`v2-sdk finds no trade for ${pair.tokenIn} -> ${pair.tokenOut}`);
       const allInput = inputOf(pair);
-      const v2Input = inputOf(pair, V2_ONLY_EXCLUDES);
-      const ours = { all: bestQuote(engine, allInput), v2: bestQuote(engine, v2Input) };
-      const problem = checkClass(pair, ours.all);
+      const v2Input = inputOf(pair, v2Excludes);
+      const all = bestQuote(engine, allInput);
+      // A pair the Uniswap V2 pools do not hold has neither a V2-only line nor an sdk trade.
+      const v2 = sdkQuote ? bestQuote(engine, v2Input) : undefined;
+      const problem = checkClass(pair, all);
       if (problem) problems.push(`${pair.name}: ${problem}`);
-      if (pair.expect === 'split') splitRoutes = ours.all.splits.length;
+      if (pair.expect === 'split') splitRoutes = all.splits.length;
       console.log(`${pair.name}: ${pair.amount} ${pair.tokenIn} -> ${pair.tokenOut}`);
-      console.log(`  v2-sdk best trade: ${sdkQuote.path.join('>')}`);
-      for (const [label, quote] of [
-        ['all sources', ours.all],
-        ['V2 only', ours.v2],
-      ] as const) {
+      console.log(`  v2-sdk best trade: ${sdkQuote ? sdkQuote.path.join('>') : 'none (no Uniswap V2 pool)'}`);
+      const lines: [string, SourceQuote | undefined][] = [
+        ['all sources', all],
+        ['V2 only', v2],
+      ];
+      for (const [label, quote] of lines) {
+        if (!quote) continue;
         console.log(
           `  ours (${label}): ${engine.sourceName(CHAIN_ID, quote.sourceId)}, ${quote.splits.length} ` +
             `route(s): ${describeSplits(quote, symbolOf)}`,
         );
       }
       await yieldToEventLoop();
-      const stats = measureInterleaved(
-        {
-          all: () => engine.quote(allInput),
-          v2: () => engine.quote(v2Input),
-          sdk: () => sdk.quote(tokenIn.address, tokenOut.address, amountIn),
-        },
-        { warmup: WARMUP, count, rounds: ROUNDS },
-      );
-      for (const [label, key] of [
-        ['all sources', 'all'],
-        ['V2 only', 'v2'],
-      ] as const) {
+      const runs: Record<string, () => unknown> = { all: () => engine.quote(allInput) };
+      if (sdkQuote) {
+        runs.v2 = () => engine.quote(v2Input);
+        runs.sdk = () => sdk.quote(tokenIn.address, tokenOut.address, amountIn);
+      }
+      const stats: Partial<Record<string, LatencyStats>> = measureInterleaved(runs, {
+        warmup: WARMUP,
+        count,
+        rounds: ROUNDS,
+      });
+      rows.push({
+        pairClass: pair.name,
+        engine: 'all sources',
+        ours: stats.all!,
+        sdk: stats.sdk,
+        ourOut: all.amountOut,
+        sdkOut: sdkQuote?.amountOut,
+        tokenOut,
+      });
+      if (v2 && stats.v2) {
         rows.push({
           pairClass: pair.name,
-          engine: label,
-          ours: stats[key],
+          engine: 'V2 only',
+          ours: stats.v2,
           sdk: stats.sdk,
-          ourOut: ours[key].amountOut,
-          sdkOut: sdkQuote.amountOut,
+          ourOut: v2.amountOut,
+          sdkOut: sdkQuote?.amountOut,
           tokenOut,
         });
       }
@@ -287,7 +397,10 @@ async function run(): Promise<void> {
       console.error(`\nPair classes not as intended (devnet world changed?):\n  ${problems.join('\n  ')}`);
       process.exitCode = 1;
     }
-    if (httpCount > 0) await httpSection(devnet, httpCount);
+    if (httpCount > 0) {
+      await httpSection(devnet, httpCount);
+      await externalsSection(devnet, Math.min(httpCount, 100));
+    }
   } finally {
     await quoting?.stop();
     clients?.close();

@@ -22,11 +22,12 @@ export interface HttpQuote {
   status: number;
   /** Net of the protocol fee, base units; absent on an error. */
   outAmount?: string;
+  aggregatorOrder?: string[];
   errorCode?: string;
 }
 
 interface QuoteData {
-  quote: { outAmount: string };
+  quote: { outAmount: string; aggregatorOrder: string[] };
 }
 
 export class HttpQuoteApi {
@@ -36,10 +37,11 @@ export class HttpQuoteApi {
     private readonly client: ApiClient,
   ) {}
 
-  static async start(chains: ChainConfig[]): Promise<HttpQuoteApi> {
+  /** `env`: the api's settings beyond the defaults (e.g. external aggregators). */
+  static async start(chains: ChainConfig[], env: Record<string, string> = {}): Promise<HttpQuoteApi> {
     const target = await createStoreTarget('sqlite');
     try {
-      const running = await startApi(target, {}, { chains });
+      const running = await startApi(target, env, { chains });
       try {
         return new HttpQuoteApi(target, running, await newAccountClient(running.baseUrl, 'quote-bench'));
       } catch (err) {
@@ -57,7 +59,12 @@ export class HttpQuoteApi {
       mode: 'single-chain',
       params: { ...params, slippage: '0.5' },
     });
-    return { status: res.status, outAmount: res.body.data?.quote.outAmount, errorCode: res.body.error?.code };
+    return {
+      status: res.status,
+      outAmount: res.body.data?.quote.outAmount,
+      aggregatorOrder: res.body.data?.quote.aggregatorOrder,
+      errorCode: res.body.error?.code,
+    };
   }
 
   /** The api loads pools in the background: until then its quotes answer NO_ROUTE. */

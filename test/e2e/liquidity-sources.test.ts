@@ -129,7 +129,15 @@ beforeAll(async () => {
   client = new CountingClient({ chainId: CHAIN_ID, name: 'devnet', rpcUrls: [ctx.chain.rpcUrl] });
   registry = SourceRegistry.fromConfig(
     client,
-    devnetSourcesConfig({ chainId: CHAIN_ID, contracts: ctx.world.contracts }),
+    // Uniswap V2 and V3 only: the other venues' sources have their own suite (venue-sources.test.ts).
+    devnetSourcesConfig({
+      chainId: CHAIN_ID,
+      contracts: {
+        multicall: ctx.world.contracts.multicall,
+        uniswapV2Factory: ctx.world.contracts.uniswapV2Factory,
+        uniswapV3Factory: ctx.world.contracts.uniswapV3Factory,
+      },
+    }),
   );
 });
 

@@ -32,6 +32,18 @@ interface QuoteData {
   quote: Quote;
 }
 
+/** The chain's seven single-chain aggregatorIds (README "Liquidity sources"). */
+const SOURCE_IDS = [
+  'uniswap-v2',
+  'uniswap-v3',
+  'sushiswap-v2',
+  'uniswap-v4',
+  'balancer-v2',
+  'stableswap',
+  'tas-smart',
+];
+/** excludeMetaAggregatorId asking one source alone. */
+const allBut = (id: string): string[] => SOURCE_IDS.filter((s) => s !== id);
 const CHAIN_ID = 1;
 const NATIVE_CHECKSUM = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 const NATIVE_LOWER = NATIVE_CHECKSUM.toLowerCase();
@@ -104,7 +116,13 @@ describe('POST /quotes (single-chain)', () => {
     const { mode, quote: q } = res.body.data!;
     expect(mode).toBe('single-chain');
     expect(q.aggregatorOrder[0]).toBe(q.aggregatorId);
-    expect([...q.aggregatorOrder].sort()).toEqual(['tas-smart', 'uniswap-v2', 'uniswap-v3']);
+    expect([...q.aggregatorOrder].sort()).toEqual([
+      'sushiswap-v2',
+      'tas-smart',
+      'uniswap-v2',
+      'uniswap-v3',
+      'uniswap-v4',
+    ]);
     expect(q.market).toEqual([]);
     expect(q.gasMultiplier).toBe('NONE');
     expect(BigInt(q.outAmount)).toBeGreaterThan((2_900n * 10n ** 6n * 99n) / 100n);
@@ -114,7 +132,8 @@ describe('POST /quotes (single-chain)', () => {
     for (const route of q.routes) {
       expect(route.subRoutes[0]!.from).toBe(weth);
       expect(route.subRoutes[route.subRoutes.length - 1]!.to).toBe(usdc);
-      for (const sub of route.subRoutes) expect(['Uniswap V2', 'Uniswap V3']).toContain(sub.dexes[0]!.name);
+      for (const sub of route.subRoutes)
+        expect(['Uniswap V2', 'Uniswap V3', 'SushiSwap V2', 'Uniswap V4']).toContain(sub.dexes[0]!.name);
     }
     expect(q.integratorFeeBreakdown.protocolFeeBps).toBe(15);
     expect(q.integratorFeeBreakdown.integratorMarginBps).toBe(0);
@@ -124,7 +143,7 @@ describe('POST /quotes (single-chain)', () => {
   it('matches Router02.getAmountsOut to the unit on a V2-only quote, with exact fees', async () => {
     const amountIn = E18 / 10n;
     const res = await single(
-      { amount: '0.1', excludeMetaAggregatorId: ['uniswap-v3', 'tas-smart'] },
+      { amount: '0.1', excludeMetaAggregatorId: allBut('uniswap-v2') },
       { fees: { feeBps: 25, feeRecipient: FEE_RECIPIENT } },
     );
     expect(res.status).toBe(200);
@@ -152,7 +171,7 @@ describe('POST /quotes (single-chain)', () => {
 
   it('matches QuoterV2 to the unit on a V3-only quote', async () => {
     const amountIn = E18 / 100n;
-    const res = await single({ amount: '0.01', excludeMetaAggregatorId: ['uniswap-v2', 'tas-smart'] });
+    const res = await single({ amount: '0.01', excludeMetaAggregatorId: allBut('uniswap-v3') });
     expect(res.status).toBe(200);
     const q = res.body.data!.quote;
     expect(q.aggregatorOrder).toEqual(['uniswap-v3']);
@@ -192,8 +211,11 @@ describe('POST /quotes (single-chain)', () => {
     expect(res.status).toBe(200);
     const q = res.body.data!.quote;
     expect(q.aggregatorOrder).not.toContain('uniswap-v2');
-    for (const route of q.routes)
-      for (const sub of route.subRoutes) expect(sub.dexes[0]!.name).toBe('Uniswap V3');
+    // Every id but one: that one's quote alone.
+    const alone = await single({ excludeMetaAggregatorId: allBut('uniswap-v4') });
+    expect(alone.body.data!.quote.aggregatorOrder).toEqual(['uniswap-v4']);
+    for (const route of alone.body.data!.quote.routes)
+      for (const sub of route.subRoutes) expect(sub.dexes[0]!.name).toBe('Uniswap V4');
   });
 
   it('answers 422 NO_ROUTE for a pair nothing routes', async () => {
@@ -201,11 +223,7 @@ describe('POST /quotes (single-chain)', () => {
     const unlisted = await single({ outTokenAddress: '0x1111111111111111111111111111111111111111' });
     expectError(unlisted, 422, 'NO_ROUTE');
     expectError(await single({ inTokenAddress: NATIVE_LOWER, outTokenAddress: weth }), 422, 'NO_ROUTE');
-    expectError(
-      await single({ excludeMetaAggregatorId: ['uniswap-v2', 'uniswap-v3', 'tas-smart'] }),
-      422,
-      'NO_ROUTE',
-    );
+    expectError(await single({ excludeMetaAggregatorId: SOURCE_IDS }), 422, 'NO_ROUTE');
     // A cross-chain quote to a chain this devnet does not run is the request's fault (test/e2e/cross-chain-api.test.ts
     // quotes between two devnet chains).
     const crossChain = await quote({

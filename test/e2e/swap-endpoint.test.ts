@@ -58,6 +58,18 @@ interface TxStatus {
   status: string;
 }
 
+/** The chain's seven single-chain aggregatorIds (README "Liquidity sources"). */
+const SOURCE_IDS = [
+  'uniswap-v2',
+  'uniswap-v3',
+  'sushiswap-v2',
+  'uniswap-v4',
+  'balancer-v2',
+  'stableswap',
+  'tas-smart',
+];
+/** excludeMetaAggregatorId asking one source alone. */
+const allBut = (id: string): string[] => SOURCE_IDS.filter((s) => s !== id);
 const CHAIN_ID = 1;
 const NATIVE_LOWER = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 const NATIVE_CHECKSUM = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
@@ -374,7 +386,7 @@ describe('POST /swap (single-chain)', () => {
       const pair = { inTokenAddress: weth, outTokenAddress: token('USDC').address, amount: '150' };
       const { quote: q } = await quoteSwapSend(pair, {
         approve: 'before-quote',
-        quoteParams: { excludeMetaAggregatorId: ['uniswap-v2', 'tas-smart'] },
+        quoteParams: { excludeMetaAggregatorId: allBut('uniswap-v3') },
       });
       expect(q.aggregatorId).toBe('uniswap-v3');
       expect(q.routes.length).toBeGreaterThanOrEqual(2);
@@ -414,7 +426,14 @@ describe('POST /swap (single-chain)', () => {
     it("builds the swap for every aggregatorId in the quote's aggregatorOrder (the documented fallback)", async () => {
       const pair = { inTokenAddress: weth, outTokenAddress: token('USDC').address, amount: '1' };
       const q = await settledQuote({ mode: 'single-chain', params: baseParams(pair) });
-      expect([...q.aggregatorOrder].sort()).toEqual(['tas-smart', 'uniswap-v2', 'uniswap-v3']);
+      // WETH/USDC pools: Uniswap V2 and V3, SushiSwap, Uniswap V4; our router combines them.
+      expect([...q.aggregatorOrder].sort()).toEqual([
+        'sushiswap-v2',
+        'tas-smart',
+        'uniswap-v2',
+        'uniswap-v3',
+        'uniswap-v4',
+      ]);
       const answers: Record<string, number> = {};
       for (const aggregatorId of q.aggregatorOrder) {
         const res = await swap({
@@ -424,7 +443,13 @@ describe('POST /swap (single-chain)', () => {
         answers[aggregatorId] = res.status;
         if (res.status === 200) expectSwapShape(res.body.data!.swap, pair);
       }
-      expect(answers).toEqual({ 'tas-smart': 200, 'uniswap-v2': 200, 'uniswap-v3': 200 });
+      expect(answers).toEqual({
+        'sushiswap-v2': 200,
+        'tas-smart': 200,
+        'uniswap-v2': 200,
+        'uniswap-v3': 200,
+        'uniswap-v4': 200,
+      });
     });
 
     it('accepts dryRun on single-chain with no effect on the answer', async () => {
@@ -523,13 +548,13 @@ describe('POST /swap (single-chain)', () => {
 
   describe('slippage', () => {
     it('reverts once the price moved against the swap by more than the slippage', async () => {
-      const pair = { inTokenAddress: weth, outTokenAddress: token('USDC').address, amount: '2' };
+      // LINK trades only in the V2 WETH/LINK pair: moving that pool moves every route.
+      const pair = { inTokenAddress: weth, outTokenAddress: token('LINK').address, amount: '2' };
       const amountIn = parseUnits(pair.amount, 18);
       await approve(user, weth, manifest.contracts.spender, amountIn);
-      // One V2 pool, so moving that pool moves the whole route.
       const q = await settledQuote({
         mode: 'single-chain',
-        params: baseParams(pair, { excludeMetaAggregatorId: ['uniswap-v3', 'tas-smart'] }),
+        params: baseParams(pair, { excludeMetaAggregatorId: allBut('uniswap-v2') }),
       });
       expect(q.aggregatorId).toBe('uniswap-v2');
       const s = await swapOk({
@@ -543,7 +568,7 @@ describe('POST /swap (single-chain)', () => {
         provider,
         chainId: CHAIN_ID,
         world: manifest,
-        pair: 'WETH/USDC',
+        pair: 'WETH/LINK',
         by: -0.05,
         dex: 'v2',
         signer: trader,
@@ -561,7 +586,7 @@ describe('POST /swap (single-chain)', () => {
       // Swapped again after the move, at the moved price, the calldata executes.
       const again = await quoteSwapSend(pair, {
         approve: 'before-quote',
-        quoteParams: { excludeMetaAggregatorId: ['uniswap-v3', 'tas-smart'] },
+        quoteParams: { excludeMetaAggregatorId: allBut('uniswap-v2') },
       });
       expect(BigInt(again.swap.outAmount)).toBeLessThan(BigInt(s.minOutAmount));
     });

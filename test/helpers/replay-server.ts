@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sendReplayAnswer } from './replay-answer';
 
 /** One recorded exchange, as the fixture files hold it. */
 export interface RecordedExchange {
@@ -102,23 +103,7 @@ export async function startReplayServer(initial: readonly ReplayRoute[] = []): P
     }
     entry.answered += 1;
     const { route } = entry;
-    if (route.hang) return;
-    const answer = (): void => {
-      if (res.destroyed || res.writableEnded) return;
-      res.writeHead(route.response.status, { 'content-type': 'application/json', ...route.response.headers });
-      res.end(
-        typeof route.response.body === 'string' ? route.response.body : JSON.stringify(route.response.body),
-      );
-    };
-    if (!route.delayMs) {
-      answer();
-      return;
-    }
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      answer();
-    }, route.delayMs);
-    timers.add(timer);
+    sendReplayAnswer(res, route, timers);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -13,7 +13,7 @@ import {
   loadAggregatorExchange,
   startAggregatorReplayServer,
   type AggregatorReplayServer,
-} from './aggregator-replay-server';
+} from '../../helpers/aggregator-replay-server';
 import { USDC, WETH, WETH_USDC } from './aggregator-test-values';
 
 const BUDGET_MS = 300;

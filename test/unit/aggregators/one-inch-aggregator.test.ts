@@ -7,7 +7,7 @@ import {
   loadAggregatorExchange,
   startAggregatorReplayServer,
   type AggregatorReplayServer,
-} from './aggregator-replay-server';
+} from '../../helpers/aggregator-replay-server';
 import {
   HUGE_AMOUNT,
   rejectionOf,

@@ -10,7 +10,7 @@ import {
   startAggregatorReplayServer,
   type AggregatorReplayServer,
   type RecordedAggregatorExchange,
-} from './aggregator-replay-server';
+} from '../../helpers/aggregator-replay-server';
 import {
   HUGE_AMOUNT,
   rejectionOf,

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sendReplayAnswer } from './replay-answer';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -44,7 +45,7 @@ export interface AggregatorReplayServer {
   close(): Promise<void>;
 }
 
-const FIXTURES = join(__dirname, '../../fixtures/aggregators');
+const FIXTURES = join(__dirname, '../fixtures/aggregators');
 
 /** Reads test/fixtures/aggregators/<aggregator>/<name>, checking its shape. */
 export function loadAggregatorExchange(aggregator: string, name: string): RecordedAggregatorExchange {
@@ -107,26 +108,7 @@ export async function startAggregatorReplayServer(): Promise<AggregatorReplaySer
         res.end(JSON.stringify({ message: 'no recorded exchange' }));
         return;
       }
-      if (route.hang) return;
-      const answer = () => {
-        if (res.destroyed || res.writableEnded) return;
-        res.writeHead(route.response.status, {
-          'content-type': 'application/json',
-          ...route.response.headers,
-        });
-        res.end(
-          typeof route.response.body === 'string' ? route.response.body : JSON.stringify(route.response.body),
-        );
-      };
-      if (!route.delayMs) {
-        answer();
-        return;
-      }
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        answer();
-      }, route.delayMs);
-      timers.add(timer);
+      sendReplayAnswer(res, route, timers);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
