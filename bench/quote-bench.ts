@@ -246,7 +246,7 @@ async function externalsSection(devnet: RunningDevnet, count: number): Promise<v
               throw new Error(`POST /quotes answered ${answer.status} ${answer.errorCode}`);
           },
         },
-        { warmup: 5, count, rounds: 2 },
+        { warmup: 20, count, rounds: 2 },
       );
       const s = stats.externals!;
       const bound = EXTERNAL_BUDGET_MS + BUDGET_SLACK_MS;
@@ -399,7 +399,7 @@ async function run(): Promise<void> {
     }
     if (httpCount > 0) {
       await httpSection(devnet, httpCount);
-      await externalsSection(devnet, Math.min(httpCount, 100));
+      await externalsSection(devnet, Math.min(httpCount, 200));
     }
   } finally {
     await quoting?.stop();

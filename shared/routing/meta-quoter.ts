@@ -4,6 +4,7 @@
  * the answer, never waited for). Every candidate passes the same price-impact bound and is ranked by its output
  * net of gas priced in the output token.
  */
+import { getAddress } from 'ethers';
 import { sameAddress, type ExternalAggregator, type ExternalSwap } from './aggregators/external-aggregator';
 import { quoteWithinBudget } from './aggregators/external-quotes';
 import { DEFAULT_MAX_PRICE_IMPACT_BPS, type QuoteEngine, type QuoteRequestInput } from './quote-engine';
@@ -113,8 +114,8 @@ export class MetaQuoter {
             externals,
             {
               chainId: request.chainId,
-              tokenIn: this.engine.routingToken(request.chainId, request.tokenIn),
-              tokenOut: this.engine.routingToken(request.chainId, request.tokenOut),
+              tokenIn: getAddress(this.engine.routingToken(request.chainId, request.tokenIn)),
+              tokenOut: getAddress(this.engine.routingToken(request.chainId, request.tokenOut)),
               amountIn: request.amountIn,
               taker: request.taker,
             },
@@ -160,8 +161,9 @@ export class MetaQuoter {
     aggregator: ExternalAggregator,
     request: MetaQuoteRequest & { taker: string; slippageBps: number; account: string },
   ): Promise<ExternalSwap> {
-    const tokenIn = this.engine.routingToken(request.chainId, request.tokenIn);
-    const tokenOut = this.engine.routingToken(request.chainId, request.tokenOut);
+    // EIP-55, as the aggregators' own documentation spells addresses.
+    const tokenIn = getAddress(this.engine.routingToken(request.chainId, request.tokenIn));
+    const tokenOut = getAddress(this.engine.routingToken(request.chainId, request.tokenOut));
     const swap = await aggregator.buildSwap(
       {
         chainId: request.chainId,

@@ -39,6 +39,13 @@ export interface QuoteChain {
   staleness?: StalenessBounds;
 }
 
+/**
+ * The split search of a single source's quote: 10 chunks, one refinement level. One venue's few pools gain little
+ * from finer splits; our router, which splits across every venue, gets the full search. The same in a quote and in
+ * the swap that re-routes it, so both agree at the same state.
+ */
+const SINGLE_SOURCE_SEARCH = { parts: 10, refineLevels: 1 } as const;
+
 /** MAX_PRICE_IMPACT_BPS default: 15%, as ParaSwap's default maximum impact. */
 export const DEFAULT_MAX_PRICE_IMPACT_BPS = 1500;
 
@@ -226,7 +233,11 @@ export class QuoteEngine {
         connectors: chain.connectors,
         estimateAmountIn: input.amountIn,
       });
-      const result = bestSplit(routes, input.amountIn, { gasPriceInTokenOut, memo });
+      const result = bestSplit(routes, input.amountIn, {
+        gasPriceInTokenOut,
+        memo,
+        ...(candidate.id === SMART_ROUTER_ID ? {} : SINGLE_SOURCE_SEARCH),
+      });
       if (!result || result.amountOut === 0n) continue;
       const spot = spotAmountOut(result.splits);
       if (spot > bestSpot) bestSpot = spot;

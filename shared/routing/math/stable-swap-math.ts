@@ -65,19 +65,44 @@ function stableSwapY(x: bigint, d: bigint, amp: bigint): bigint {
   c = div(mul(mul(c, d), STABLE_A_PRECISION), mul(ann, N_COINS));
   const b = add(x, div(mul(d, STABLE_A_PRECISION), ann));
   let y = d;
+  // The hot loop of every quote through a stable pool: the same checked operations as above, written out.
   for (let k = 0; k < MAX_ITERATIONS; k++) {
     const previous = y;
-    y = div(add(mul(y, y), c), sub(add(mul(2n, y), b), d));
+    const yy = y * y;
+    const numerator = yy + c;
+    const doubled = 2n * y;
+    const sum = doubled + b;
+    const denominator = sum - d;
+    if (yy > UINT256_MAX || numerator > UINT256_MAX || doubled > UINT256_MAX || sum > UINT256_MAX) {
+      throw new PoolRevert();
+    }
+    if (denominator <= 0n) throw new PoolRevert();
+    y = numerator / denominator;
     if (within1(y, previous)) return y;
   }
   throw new PoolRevert();
+}
+
+/**
+ * D of a pool state, computed once per state object: pool states are immutable (a swap yields a new one), and a
+ * split search prices many amounts against the same state, each needing the same Newton iteration for D.
+ */
+const invariants = new WeakMap<StableSwapMathState, bigint>();
+
+function invariantOf(pool: StableSwapMathState, xp0: bigint, xp1: bigint): bigint {
+  let d = invariants.get(pool);
+  if (d === undefined) {
+    d = stableSwapD(xp0, xp1, pool.amp);
+    invariants.set(pool, d);
+  }
+  return d;
 }
 
 function getDy(pool: StableSwapMathState, zeroForOne: boolean, dx: bigint): bigint {
   if (dx === 0n) throw new PoolRevert();
   const xp0 = mul(pool.balance0, pool.rate0);
   const xp1 = mul(pool.balance1, pool.rate1);
-  const d = stableSwapD(xp0, xp1, pool.amp);
+  const d = invariantOf(pool, xp0, xp1);
   const [xpIn, xpOut, rateIn, rateOut] = zeroForOne
     ? [xp0, xp1, pool.rate0, pool.rate1]
     : [xp1, xp0, pool.rate1, pool.rate0];
