@@ -118,7 +118,8 @@ export const singleChainQuoteParams: SchemaObject = {
     excludeMetaAggregatorId: {
       type: 'array',
       items: { type: 'string', minLength: 1 },
-      description: 'Liquidity source IDs (as returned in `aggregatorId`) to leave out',
+      description:
+        "Liquidity source IDs (as returned in `aggregatorId`) to leave unasked: any of the chain's on-chain sources, `tas-smart` (which still combines every venue when asked) or an external aggregator; unknown IDs are ignored. Excluding every ID but one gets that one's quote alone.",
     },
   },
 };
