@@ -1,3 +1,4 @@
+import { stableSwapInvariant } from '../../shared/routing/math/stable-swap-math';
 import { HOP_KIND_STABLE_SWAP } from '../../shared/routing/sources/liquidity-source';
 import {
   StableSwapSource,
@@ -88,6 +89,15 @@ describe('StableSwapSource', () => {
         balance1: 9_000_000n * 10n ** 6n,
         amp: 200_000n,
         fee: 4_000_000n,
+        // D once per refresh, as the pool computes it (the math's own tests check D itself).
+        invariant: stableSwapInvariant({
+          balance0: 10_000_000n * 10n ** 6n,
+          balance1: 9_000_000n * 10n ** 6n,
+          rate0: 10n ** 12n,
+          rate1: 10n ** 12n,
+          amp: 200_000n,
+          fee: 4_000_000n,
+        }),
       },
       {
         kind: 'stable',
@@ -101,6 +111,8 @@ describe('StableSwapSource', () => {
         balance1: 5_000_000n * E18,
         amp: 100_000n,
         fee: 1_000_000n,
+        // Balanced coins: D is their sum at 18 decimals.
+        invariant: 10_000_000n * E18,
       },
     ]);
     // Coins and rates at the block getPool answered at (the head), the state at the refresh block.

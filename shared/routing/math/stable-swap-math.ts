@@ -14,6 +14,8 @@ export interface StableSwapMathState {
   amp: bigint;
   /** Out of FEE_DENOMINATOR. */
   fee: bigint;
+  /** D of these balances when already known (stableSwapInvariant): saves its Newton iteration on every quote. */
+  invariant?: bigint;
 }
 
 export const STABLE_A_PRECISION = 100n;
@@ -83,26 +85,21 @@ function stableSwapY(x: bigint, d: bigint, amp: bigint): bigint {
   throw new PoolRevert();
 }
 
-/**
- * D of a pool state, computed once per state object: pool states are immutable (a swap yields a new one), and a
- * split search prices many amounts against the same state, each needing the same Newton iteration for D.
- */
-const invariants = new WeakMap<StableSwapMathState, bigint>();
-
-function invariantOf(pool: StableSwapMathState, xp0: bigint, xp1: bigint): bigint {
-  let d = invariants.get(pool);
-  if (d === undefined) {
-    d = stableSwapD(xp0, xp1, pool.amp);
-    invariants.set(pool, d);
+/** D of the pool's balances (18-decimal); undefined where the pool would revert computing it. */
+export function stableSwapInvariant(pool: Omit<StableSwapMathState, 'invariant'>): bigint | undefined {
+  try {
+    return stableSwapD(mul(pool.balance0, pool.rate0), mul(pool.balance1, pool.rate1), pool.amp);
+  } catch (err) {
+    if (err instanceof PoolRevert) return undefined;
+    throw err;
   }
-  return d;
 }
 
 function getDy(pool: StableSwapMathState, zeroForOne: boolean, dx: bigint): bigint {
   if (dx === 0n) throw new PoolRevert();
   const xp0 = mul(pool.balance0, pool.rate0);
   const xp1 = mul(pool.balance1, pool.rate1);
-  const d = invariantOf(pool, xp0, xp1);
+  const d = pool.invariant ?? stableSwapD(xp0, xp1, pool.amp);
   const [xpIn, xpOut, rateIn, rateOut] = zeroForOne
     ? [xp0, xp1, pool.rate0, pool.rate1]
     : [xp1, xp0, pool.rate1, pool.rate0];

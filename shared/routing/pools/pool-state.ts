@@ -100,6 +100,8 @@ export interface StablePoolState {
   amp: bigint;
   /** Swap fee on the output, out of 1e10 (4e6 = 0.04%), as Curve counts it. */
   fee: bigint;
+  /** The invariant D of these balances, computed with them at refresh (absent: computed when needed). */
+  invariant?: bigint;
 }
 
 export type PoolState = V2PoolState | V3PoolState | V4PoolState | WeightedPoolState | StablePoolState;
@@ -229,7 +231,12 @@ function weightedSwap(pool: WeightedPoolState, zeroForOne: boolean, amountIn: bi
 function stableSwap(pool: StablePoolState, zeroForOne: boolean, amountIn: bigint): PoolSwap | undefined {
   const amountOut = stableSwapAmountOut(pool, zeroForOne, amountIn);
   if (amountOut === undefined || amountOut <= 0n) return undefined;
-  return { amountOut, gas: STABLE_SWAP_HOP_GAS, after: withBalances(pool, zeroForOne, amountIn, amountOut) };
+  // The fee left in the pool moves D: the state after the swap has its own, computed when needed.
+  const after: StablePoolState = {
+    ...withBalances(pool, zeroForOne, amountIn, amountOut),
+    invariant: undefined,
+  };
+  return { amountOut, gas: STABLE_SWAP_HOP_GAS, after };
 }
 
 /** Output of one exact-input hop; 0n when the pool cannot take it. */

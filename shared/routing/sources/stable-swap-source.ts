@@ -1,3 +1,4 @@
+import { stableSwapInvariant } from '../math/stable-swap-math';
 import { Interface, ZeroAddress } from 'ethers';
 import type { ChainClient } from '../../chain/chain-client';
 import { multicall, type MulticallResult } from '../../chain/multicall';
@@ -60,7 +61,10 @@ export function stablePoolState(
         r.returnData,
       )[0] as bigint,
   ) as [bigint, bigint, bigint, bigint];
-  return { kind: 'stable', sourceId, ...pool, balance0, balance1, amp, fee };
+  const state: StablePoolState = { kind: 'stable', sourceId, ...pool, balance0, balance1, amp, fee };
+  // D once per block: every quote of the block prices its swaps from these balances.
+  const invariant = stableSwapInvariant(state);
+  return invariant === undefined ? state : { ...state, invariant };
 }
 
 /**
