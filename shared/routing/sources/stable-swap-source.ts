@@ -1,5 +1,5 @@
 import { stableSwapInvariant } from '../math/stable-swap-math';
-import { Interface, ZeroAddress } from 'ethers';
+import { Interface } from 'ethers';
 import type { ChainClient } from '../../chain/chain-client';
 import { multicall, type MulticallResult } from '../../chain/multicall';
 import type { StablePoolState } from '../pools/pool-state';
@@ -9,6 +9,7 @@ import {
   type LiquiditySource,
   type SourceSnapshot,
 } from './liquidity-source';
+import { findFactoryPairs } from './factory-pairs';
 import { tokenPairs } from './token-pairs';
 
 export const STABLE_SWAP_ID = 'stableswap';
@@ -95,23 +96,15 @@ export class StableSwapSource implements LiquiditySource {
   }
 
   async discover(tokens: readonly string[]): Promise<void> {
-    const candidates = tokenPairs(tokens);
-    const found = await multicall(
-      this.client,
-      this.multicallAddress,
-      candidates.map(([a, b]) => ({
-        target: this.factory,
-        callData: stableSwapFactoryInterface.encodeFunctionData('getPool', [a, b]),
-      })),
-      { chunkSize: this.chunkSize },
-    );
-    const fresh: Array<{ address: string; pair: [string, string] }> = [];
-    found.results.forEach((result, i) => {
-      if (!result.success) return;
-      const address = (
-        stableSwapFactoryInterface.decodeFunctionResult('getPool', result.returnData)[0] as string
-      ).toLowerCase();
-      if (address !== ZeroAddress && !this.pools.has(address)) fresh.push({ address, pair: candidates[i]! });
+    const { blockNumber, fresh } = await findFactoryPairs({
+      client: this.client,
+      multicall: this.multicallAddress,
+      chunkSize: this.chunkSize,
+      factory: this.factory,
+      factoryInterface: stableSwapFactoryInterface,
+      method: 'getPool',
+      pairs: tokenPairs(tokens),
+      isKnown: (address) => this.pools.has(address),
     });
     if (fresh.length === 0) return;
     // The pool's own rates (10^(18 − decimals) of each coin, fixed at its creation): what its math multiplies by.
@@ -124,7 +117,7 @@ export class StableSwapSource implements LiquiditySource {
         { target: address, callData: stableSwapPoolInterface.encodeFunctionData('rates', [0]) },
         { target: address, callData: stableSwapPoolInterface.encodeFunctionData('rates', [1]) },
       ]),
-      { chunkSize: this.chunkSize, blockTag: found.blockNumber },
+      { chunkSize: this.chunkSize, blockTag: blockNumber },
     );
     fresh.forEach(({ address, pair }, i) => {
       const info = stablePoolInfo(address, pair, response.results.slice(4 * i, 4 * i + 4));

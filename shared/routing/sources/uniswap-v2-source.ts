@@ -1,4 +1,4 @@
-import { Interface, ZeroAddress } from 'ethers';
+import { Interface } from 'ethers';
 import type { ChainClient } from '../../chain/chain-client';
 import { multicall } from '../../chain/multicall';
 import type { V2PoolState } from '../pools/pool-state';
@@ -9,6 +9,7 @@ import {
   type LiquiditySource,
   type SourceSnapshot,
 } from './liquidity-source';
+import { findFactoryPairs } from './factory-pairs';
 import { tokenPairs } from './token-pairs';
 
 const factoryInterface = new Interface(['function getPair(address, address) view returns (address)']);
@@ -68,35 +69,26 @@ export class UniswapV2Source implements LiquiditySource {
   }
 
   async discover(tokens: readonly string[]): Promise<void> {
-    const candidates = tokenPairs(tokens);
-    const found = await multicall(
-      this.client,
-      this.multicallAddress,
-      candidates.map(([a, b]) => ({
-        target: this.factory,
-        callData: factoryInterface.encodeFunctionData('getPair', [a, b]),
-      })),
-      { chunkSize: this.chunkSize },
-    );
-    const fresh: Array<{ address: string; tokens: [string, string] }> = [];
-    found.results.forEach((result, i) => {
-      if (!result.success) return;
-      const address = (
-        factoryInterface.decodeFunctionResult('getPair', result.returnData)[0] as string
-      ).toLowerCase();
-      if (address === ZeroAddress || this.pairs.has(address)) return;
-      fresh.push({ address, tokens: candidates[i]! });
+    const { blockNumber, fresh } = await findFactoryPairs({
+      client: this.client,
+      multicall: this.multicallAddress,
+      chunkSize: this.chunkSize,
+      factory: this.factory,
+      factoryInterface,
+      method: 'getPair',
+      pairs: tokenPairs(tokens),
+      isKnown: (address) => this.pairs.has(address),
     });
     // Read at the block getPair was read at: the pairs exist there.
     const token0s = await multicall(
       this.client,
       this.multicallAddress,
       fresh.map((p) => ({ target: p.address, callData: pairInterface.encodeFunctionData('token0') })),
-      { chunkSize: this.chunkSize, blockTag: found.blockNumber },
+      { chunkSize: this.chunkSize, blockTag: blockNumber },
     );
     token0s.results.forEach((result, i) => {
       if (!result.success) return;
-      const { address, tokens: pair } = fresh[i]!;
+      const { address, pair } = fresh[i]!;
       const token0 = (
         pairInterface.decodeFunctionResult('token0', result.returnData)[0] as string
       ).toLowerCase();
