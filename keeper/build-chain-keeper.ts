@@ -12,7 +12,7 @@ import { DcaWork } from './dca/dca-work';
 import type { KeeperMetrics } from './keeper-metrics';
 import { OrderMoves } from './order-moves';
 import type { OrderWork } from './order-work';
-import { BATCH_BASE_GAS, GAS_PER_ORDER } from './plan/execution-fee';
+import { BATCH_BASE_GAS, GAS_PER_ORDER } from '../shared/routing/execution-fee';
 import { PlanStage } from './plan/plan-stage';
 import { RowGuard } from './row-guard';
 import { LimitOrderWork } from './select/limit-order-work';

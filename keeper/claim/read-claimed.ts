@@ -2,7 +2,7 @@ import type { DcaStrategy } from '../../shared/domain/dca';
 import type { ClaimedDcaOrder } from '../../shared/store/repositories/keeper-dca-repository';
 import type { KeeperLimitOrder } from '../../shared/store/repositories/keeper-limit-orders-repository';
 import type { KeeperOrderKind } from '../../shared/store/repositories/keeper-order-repository';
-import { iterationAmount } from '../dca/dca-schedule';
+import { iterationAmount } from '../../shared/domain/dca-iteration-amount';
 import type { ExecutionOrder } from '../plan/execution-order';
 import { limitOrderTerms, strategyTerms } from '../plan/order-terms';
 import { onchainOrderId } from '../settle/execution-events';

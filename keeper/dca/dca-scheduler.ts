@@ -6,7 +6,8 @@ import type { KeeperMetrics } from '../keeper-metrics';
 import { formatUnits } from 'ethers';
 import { strategyTerms } from '../plan/order-terms';
 import type { RowGuard } from '../row-guard';
-import { dueIterations, iterationAmount, priceWithinBounds, slotAt, slotPassed } from './dca-schedule';
+import { iterationAmount } from '../../shared/domain/dca-iteration-amount';
+import { dueIterations, priceWithinBounds, slotAt, slotPassed } from './dca-schedule';
 
 export interface DcaSelection {
   /** Due orders whose price is within their strategy's bounds, ready to claim at these versions. */

@@ -12,10 +12,10 @@ import { isOutageError, type ChainAvailability } from '../watch/chain-availabili
 import { planGroup, type PlannedGroup, type PlannedOrder, type PricedOrder } from './batch-planner';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { batchPulls } from './execute-batch-call';
-import { GAS_PER_ORDER, executionFee } from './execution-fee';
+import { GAS_PER_ORDER, executionFee } from '../../shared/routing/execution-fee';
 import type { ExecutionOrder } from './execution-order';
 import { checkFunding } from './funding-check';
-import { PairSignatureVerifier } from './pair-signature';
+import { PairSignatureVerifier } from '../../shared/domain/pair-signature';
 
 /** A batch ready to submit: one group per pair, and the gas price its fees were computed at. */
 export interface BatchPlan {

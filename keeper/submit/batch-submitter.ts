@@ -7,7 +7,7 @@ import type {
 import { byKind } from '../order-work';
 import { encodeExecuteBatch } from '../plan/execute-batch-call';
 import type { PlannedGroup } from '../plan/batch-planner';
-import { BATCH_BASE_GAS, GAS_PER_ORDER } from '../plan/execution-fee';
+import { BATCH_BASE_GAS, GAS_PER_ORDER } from '../../shared/routing/execution-fee';
 import { isOutageError } from '../watch/chain-availability';
 import type { ExecutorWallet } from './executor-wallet';
 import type { FeePolicy, TxFees } from './fee-policy';

@@ -5,7 +5,7 @@ import type { KeeperTransactionsRepository } from '../../shared/store/repositori
 import type { KeeperMetrics } from '../keeper-metrics';
 import type { OrderMoves } from '../order-moves';
 import type { FailureReason } from '../plan/failure-kinds';
-import { BATCH_BASE_GAS, GAS_PER_ORDER } from '../plan/execution-fee';
+import { BATCH_BASE_GAS, GAS_PER_ORDER } from '../../shared/routing/execution-fee';
 import type { BatchPlan } from '../plan/plan-stage';
 import { isOutageError, type ChainAvailability } from '../watch/chain-availability';
 import { submitBatch, type SubmitOutcome } from './batch-submitter';

@@ -14,7 +14,7 @@ import { devnetKeys } from '../../devnet/keys';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import { movePrice } from '../../devnet/market-mover';
 import { V2_ROUTER_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
-import { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES } from '../../keeper/plan/pair-signature';
+import { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES } from '../../shared/domain/pair-authorization';
 import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import type { DcaStrategyRequest } from '../factories/dca-strategies';
 import { limitOrderBody, limitOrderTokens, type LimitOrderRequest } from '../factories/limit-orders';

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import {
   dueIterations,
-  iterationAmount,
   nextSlotAt,
   priceWithinBounds,
   slotAt,
   slotPassed,
 } from '../../keeper/dca/dca-schedule';
+import { iterationAmount } from '../../shared/domain/dca-iteration-amount';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 

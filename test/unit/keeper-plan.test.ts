@@ -12,12 +12,8 @@ import { fundingKey, judgeFunding, type FundingVerdict } from '../../keeper/plan
 import { limitOrderMinimumOut } from '../../keeper/plan/order-amounts';
 import { plainDecimalOf as decimalOf, valueAtPrice } from '../../shared/domain/amount-bounds';
 import { amountTerms, limitOrderTerms, strategyTerms } from '../../keeper/plan/order-terms';
-import {
-  PAIR_AUTHORIZATION_DOMAIN,
-  PAIR_AUTHORIZATION_TYPES,
-  PairSignatureVerifier,
-  isValidPairSignature,
-} from '../../keeper/plan/pair-signature';
+import { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES } from '../../shared/domain/pair-authorization';
+import { PairSignatureVerifier, isValidPairSignature } from '../../shared/domain/pair-signature';
 
 const E18 = 10n ** 18n;
 

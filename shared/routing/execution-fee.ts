@@ -1,6 +1,6 @@
-import { convertAtRate } from '../../shared/routing/prices/pair-price';
-import type { Prices } from '../../shared/routing/prices/usd-prices';
-import { NATIVE_TOKEN_KEY } from '../../shared/domain/addresses';
+import { convertAtRate } from './prices/pair-price';
+import type { Prices } from './prices/usd-prices';
+import { NATIVE_TOKEN_KEY } from '../domain/addresses';
 
 /**
  * Gas one more order adds to a batch (check, pull, share of the swap, payout), measured on devnet: a 20-order

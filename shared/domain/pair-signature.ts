@@ -1,12 +1,6 @@
 import { verifyTypedData } from 'ethers';
 
-import {
-  PAIR_AUTHORIZATION_DOMAIN,
-  PAIR_AUTHORIZATION_TYPES,
-  pairAuthorizationDomain,
-} from '../../shared/domain/pair-authorization';
-
-export { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES };
+import { PAIR_AUTHORIZATION_TYPES, pairAuthorizationDomain } from './pair-authorization';
 
 export interface PairAuthorization {
   chainId: number;
