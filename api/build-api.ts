@@ -159,6 +159,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
       prices,
       gasPrices,
     },
+    readClients: chainClients,
     chainClients: swapClients,
     crossChain: { providers: crossChainProviders },
   });

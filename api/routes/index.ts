@@ -7,6 +7,7 @@ import { listChainsRoute } from './chains/list-chains';
 import { dcaRoutes } from './dca';
 import { withDocumentedEndpoints } from './documented-endpoints';
 import { limitOrderRoutes } from './limit-orders';
+import { orderAuthorizationRoute } from './order-authorization/get-order-authorization';
 import { quotesRoute } from './quotes/post-quotes';
 import type { RouteDeps } from './route-deps';
 import { swapRoute } from './swap/post-swap';
@@ -57,6 +58,14 @@ export function serviceRoutes(deps: RouteDeps): RouteDefinition[] {
     supportChainRoute(deps.chains),
     ...limitOrderRoutes(deps),
     ...dcaRoutes(deps),
+    orderAuthorizationRoute({
+      chains: deps.chains,
+      store: deps.store,
+      validator: deps.validator,
+      clients: deps.readClients ?? { find: () => undefined },
+      prices: deps.quotes?.prices,
+      gasPrices: deps.quotes?.gasPrices,
+    }),
   ];
   const listed = withDocumentedEndpoints(served);
   return [...listed, ...documentationRoutes(listed)];

@@ -21,6 +21,8 @@ export interface RouteDeps {
   transactionStatus?: TransactionStatusSource;
   /** The quote engine and the protocol fee; absent: every quote answers 422 NO_ROUTE. */
   quotes?: Pick<QuotesDeps, 'engine' | 'quoter' | 'protocolFeePips' | 'prices' | 'gasPrices'>;
+  /** RPC clients for reads inside a request (a maker's allowance); absent: such reads answer 500. */
+  readClients?: SwapDeps['clients'];
   /** RPC clients for the swap's dry run; absent: every swap answers 422 NO_ROUTE. */
   chainClients?: SwapDeps['clients'];
   /**

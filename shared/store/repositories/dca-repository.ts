@@ -88,6 +88,36 @@ export class DcaRepository {
     return strategyRows.map((row) => ({ ...strategyFromRow(row), orders: byStrategy.get(row.id) ?? [] }));
   }
 
+  /**
+   * The key's strategies of one maker selling `tokenIn` on a chain that are active (with their orders: what the
+   * maker's allowance must still cover) or that trade the pair (they carry pair signatures). Addresses compare
+   * case-insensitively: they are stored as sent. Newest first.
+   */
+  async listOfMakerSelling(
+    apiKey: string,
+    pair: { chainId: number; maker: string; tokenIn: string; tokenOut: string },
+  ): Promise<DcaStrategyWithOrders[]> {
+    const strategyRows: DcaStrategyRow[] = await this.knex<DcaStrategyRow>(STRATEGIES)
+      .select('*')
+      .where({ api_key: apiKey, chain_id_from: pair.chainId })
+      .andWhereRaw('lower(account_to) = ?', [pair.maker.toLowerCase()])
+      .andWhereRaw('lower(token_from) = ?', [pair.tokenIn.toLowerCase()])
+      .andWhere((q) =>
+        q.where({ status: 'active' }).orWhereRaw('lower(token_to) = ?', [pair.tokenOut.toLowerCase()]),
+      )
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc');
+    const active = strategyRows.filter((row) => row.status === 'active').map((row) => row.id);
+    const byStrategy = new Map<string, DcaOrder[]>(strategyRows.map((row) => [row.id, []]));
+    for (let i = 0; i < active.length; i += IDS_PER_QUERY) {
+      const orderRows: DcaOrderRow[] = await this.knex<DcaOrderRow>(ORDERS)
+        .select('*')
+        .whereIn('strategy_id', active.slice(i, i + IDS_PER_QUERY));
+      for (const row of orderRows) byStrategy.get(row.strategy_id)?.push(orderFromRow(row));
+    }
+    return strategyRows.map((row) => ({ ...strategyFromRow(row), orders: byStrategy.get(row.id) ?? [] }));
+  }
+
   /** Oldest first. The caller checks that the strategy belongs to the signing key. */
   async listOrdersOfStrategy(strategyId: string): Promise<DcaOrder[]> {
     const rows: DcaOrderRow[] = await orderOldestFirst(

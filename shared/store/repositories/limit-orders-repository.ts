@@ -78,6 +78,32 @@ export class LimitOrdersRepository {
     return rows.map(limitOrderFromRow);
   }
 
+  /**
+   * The key's orders of one maker selling `tokenIn` on a chain that are still open (the maker's allowance must
+   * cover them) or that trade the pair `tokenIn`/`tokenOut` (they carry the pair signatures the service holds).
+   * Addresses are stored as sent, so they compare case-insensitively here: the chain sees one maker and one token.
+   */
+  async listOfMakerSelling(
+    apiKey: string,
+    pair: { chainId: number; maker: string; tokenIn: string; tokenOut: string },
+    openStatuses: readonly LimitOrderStatus[],
+  ): Promise<LimitOrder[]> {
+    const rows = await this.knex<LimitOrderRow>(TABLE)
+      .where({ api_key: apiKey, chain_id: pair.chainId })
+      .andWhereRaw('lower(account_to) = ?', [pair.maker.toLowerCase()])
+      .andWhereRaw('lower(in_token) = ?', [pair.tokenIn.toLowerCase()])
+      .andWhere((q) =>
+        q
+          .whereIn('status', [...openStatuses])
+          .orWhereRaw('lower(out_token) = ?', [pair.tokenOut.toLowerCase()]),
+      )
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ]);
+    return rows.map(limitOrderFromRow);
+  }
+
   /** Applies client changes to a pending order in one conditional UPDATE. */
   async updateIfPending(
     apiKey: string,

@@ -1,0 +1,153 @@
+import type { SchemaObject } from 'ajv';
+import type { ParameterDoc } from '../../http/route-definition';
+
+/** Every parameter once; an unknown one is refused (a misspelt parameter would otherwise read as missing). */
+export const orderAuthorizationQuery: SchemaObject = {
+  type: 'object',
+  required: ['chainId', 'accountTo', 'tokenIn', 'tokenOut'],
+  additionalProperties: false,
+  properties: {
+    chainId: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' },
+    accountTo: { type: 'string', format: 'maker-address' },
+    tokenIn: { type: 'string', format: 'erc20-address' },
+    tokenOut: { type: 'string', format: 'erc20-address' },
+  },
+};
+
+export const orderAuthorizationParameters: ParameterDoc[] = [
+  { name: 'chainId', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } },
+  {
+    name: 'accountTo',
+    in: 'query',
+    required: true,
+    description: 'The maker wallet (an externally owned account)',
+    schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+  },
+  {
+    name: 'tokenIn',
+    in: 'query',
+    required: true,
+    description: 'Token the maker sells: an ERC-20 listed for the chain (never the native token)',
+    schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+  },
+  {
+    name: 'tokenOut',
+    in: 'query',
+    required: true,
+    description: 'Token the maker buys: an ERC-20 listed for the chain, other than tokenIn',
+    schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+  },
+];
+
+const typedField: SchemaObject = {
+  type: 'object',
+  required: ['name', 'type'],
+  properties: { name: { type: 'string' }, type: { type: 'string' } },
+};
+
+const BASE_UNITS = { type: 'string', pattern: '^[0-9]+$' };
+
+export const orderAuthorizationSchema: SchemaObject = {
+  type: 'object',
+  required: [
+    'chainId',
+    'accountTo',
+    'tokenIn',
+    'tokenOut',
+    'spender',
+    'typedData',
+    'allowance',
+    'balance',
+    'required',
+    'estimatedFeePerOrder',
+    'maxFeeBps',
+    'openLimitOrders',
+    'activeStrategies',
+    'validSignatureHeld',
+  ],
+  properties: {
+    chainId: { type: 'integer' },
+    accountTo: { type: 'string', description: 'The maker, as sent' },
+    tokenIn: { type: 'string', description: 'EIP-55' },
+    tokenOut: { type: 'string', description: 'EIP-55' },
+    spender: {
+      type: 'string',
+      description:
+        'The order contract (EIP-55): approve `tokenIn` to it. Limit orders and DCA pull amount plus execution fee under this allowance.',
+    },
+    typedData: {
+      type: 'object',
+      description:
+        'The pair authorization to sign, exactly as `eth_signTypedData_v4` takes it (ethers: `signTypedData(domain, ' +
+        '{PairAuthorization: types.PairAuthorization}, message)`). The 65-byte signature is the `signature` of ' +
+        'every limit order and DCA strategy of this maker and pair.',
+      required: ['domain', 'types', 'primaryType', 'message'],
+      properties: {
+        domain: {
+          type: 'object',
+          required: ['name', 'version', 'chainId', 'verifyingContract'],
+          properties: {
+            name: { type: 'string' },
+            version: { type: 'string' },
+            chainId: { type: 'integer' },
+            verifyingContract: { type: 'string' },
+          },
+        },
+        types: {
+          type: 'object',
+          required: ['EIP712Domain', 'PairAuthorization'],
+          properties: {
+            EIP712Domain: { type: 'array', items: typedField },
+            PairAuthorization: { type: 'array', items: typedField },
+          },
+        },
+        primaryType: { type: 'string', enum: ['PairAuthorization'] },
+        message: {
+          type: 'object',
+          required: ['maker', 'tokenIn', 'tokenOut'],
+          properties: {
+            maker: { type: 'string' },
+            tokenIn: { type: 'string' },
+            tokenOut: { type: 'string' },
+          },
+        },
+      },
+    },
+    allowance: {
+      ...BASE_UNITS,
+      description: 'Current allowance of `tokenIn` from the maker to `spender`, base units',
+    },
+    balance: { ...BASE_UNITS, description: "The maker's current `tokenIn` balance, base units" },
+    required: {
+      ...BASE_UNITS,
+      description:
+        "What this API key's open limit orders and active DCA strategies of this maker selling `tokenIn` on the " +
+        'chain still need: amounts plus estimated execution fees, base units. Orders of other API keys are not ' +
+        'counted (they are not visible to this key); an allowance below this stops orders from executing.',
+    },
+    estimatedFeePerOrder: {
+      type: ['string', 'null'],
+      pattern: '^[0-9]+$',
+      description:
+        'Estimated execution fee of one more order at the current gas price, in `tokenIn` base units: a new order ' +
+        'needs its `amount` plus this on top of `required` (add a buffer: gas prices move). Null when `tokenIn` has ' +
+        'no price route from the native coin: then count `maxFeeBps` of the amount, as `required` does.',
+    },
+    maxFeeBps: {
+      type: 'integer',
+      description:
+        'The order contract never takes more than this share of an order amount as execution fee (basis points)',
+    },
+    openLimitOrders: {
+      type: 'integer',
+      description: 'Open (pending, executing, submitted) limit orders counted in `required`',
+    },
+    activeStrategies: { type: 'integer', description: 'Active DCA strategies counted in `required`' },
+    validSignatureHeld: {
+      type: 'boolean',
+      description:
+        "Whether one of this API key's limit orders or DCA strategies of this maker and pair carries a signature " +
+        'that is valid for `typedData` (so the keeper can execute them)',
+    },
+  },
+};
