@@ -10,7 +10,8 @@ export const orderAuthorizationQuery: SchemaObject = {
     chainId: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' },
     accountTo: { type: 'string', format: 'maker-address' },
     tokenIn: { type: 'string', format: 'erc20-address' },
-    tokenOut: { type: 'string', format: 'erc20-address' },
+    // A DCA strategy may buy the native coin (its pseudo-address is then what the maker signs).
+    tokenOut: { type: 'string', format: 'evm-address' },
   },
 };
 
@@ -34,7 +35,8 @@ export const orderAuthorizationParameters: ParameterDoc[] = [
     name: 'tokenOut',
     in: 'query',
     required: true,
-    description: 'Token the maker buys: an ERC-20 listed for the chain, other than tokenIn',
+    description:
+      'Token the maker buys: listed for the chain, other than tokenIn (a DCA strategy may buy the native coin, 0xeeee…eeee)',
     schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
   },
 ];

@@ -1,0 +1,191 @@
+import { Contract, getAddress, type Signer } from 'ethers';
+import { allowanceNeeded, type AllowanceNeeds } from './allowance';
+import { numberToBaseUnitsCeil, toBaseUnits } from './amounts';
+import type { TasClient } from './client';
+import { TasError } from './errors';
+import { TokenList } from './token-list';
+import type { DcaStrategy, LimitOrder, OrderAuthorization } from './types';
+
+const ERC20_APPROVE_ABI = ['function approve(address spender, uint256 amount) returns (bool)'];
+
+/**
+ * Signs the pair authorization GET /order-authorization describes. ethers derives the domain type itself, so
+ * `EIP712Domain` is left out of the types it is given.
+ */
+export function signPairAuthorization(
+  signer: Signer,
+  typedData: OrderAuthorization['typedData'],
+): Promise<string> {
+  const types = Object.fromEntries(
+    Object.entries(typedData.types).filter(([name]) => name !== 'EIP712Domain'),
+  ) as Record<string, Array<{ name: string; type: string }>>;
+  return signer.signTypedData(typedData.domain, types, typedData.message);
+}
+
+export interface EnsuredAllowance {
+  /** The allowance now (after the approval, when one was sent). */
+  allowance: bigint;
+  needed: bigint;
+  /** Set when an approval was sent (and mined successfully). */
+  approvalTxHash?: string;
+}
+
+export interface MakerLimitOrder {
+  chainId: number;
+  /** Token sold and bought: address or symbol of GET /tokens. */
+  sell: string;
+  buy: string;
+  /** Human-readable units of `sell`. */
+  amount: string;
+  /** Units of `buy` per 1 `sell`; also sent as `price`. */
+  priceTrigger: string;
+  /** Default 86400. */
+  expiresInSeconds?: number;
+  /** Percent; default '1'. */
+  slippage?: string;
+  /** Gwei; default '30'. */
+  gasPrice?: string;
+}
+
+export interface MakerDcaStrategy {
+  chainId: number;
+  sell: string;
+  buy: string;
+  /** Whole budget in human-readable units of `sell`. */
+  totalAmount: number;
+  iterations: number;
+  /** Seconds between orders. */
+  frequency: number;
+  /** Percent; default 1. */
+  slippage?: number;
+  minPrice?: number;
+  maxPrice?: number;
+}
+
+/**
+ * The maker's side of limit orders and DCA with one ethers signer (connected to the chain's provider): what to
+ * sign and approve comes from GET /order-authorization, tokens from GET /tokens.
+ */
+export class Maker {
+  private readonly tokens: TokenList;
+
+  constructor(
+    readonly client: TasClient,
+    readonly signer: Signer,
+  ) {
+    this.tokens = new TokenList(client);
+  }
+
+  /** The maker's EIP-55 address (the `accountTo` of its orders). */
+  async address(): Promise<string> {
+    return getAddress(await this.signer.getAddress());
+  }
+
+  /** GET /order-authorization for this maker; tokens by address or symbol. */
+  async authorization(chainId: number, tokenIn: string, tokenOut: string): Promise<OrderAuthorization> {
+    const [sell, buy] = await Promise.all([
+      this.tokens.find(chainId, tokenIn),
+      this.tokens.find(chainId, tokenOut),
+    ]);
+    return this.client.orderAuthorization({
+      chainId,
+      accountTo: await this.address(),
+      tokenIn: getAddress(sell.address),
+      tokenOut: getAddress(buy.address),
+    });
+  }
+
+  /** The pair signature the orders carry (one per maker and pair, valid for all of them). */
+  async signPair(chainId: number, tokenIn: string, tokenOut: string): Promise<string> {
+    return signPairAuthorization(
+      this.signer,
+      (await this.authorization(chainId, tokenIn, tokenOut)).typedData,
+    );
+  }
+
+  /**
+   * Approves the spender when the allowance is below what the open orders, the new ones (`adding` base units over
+   * `newOrders` executions) and their fees plus `bufferBps` of the fees need; approves exactly that much.
+   */
+  async ensureAllowance(
+    chainId: number,
+    tokenIn: string,
+    tokenOut: string,
+    opts: AllowanceNeeds = {},
+  ): Promise<EnsuredAllowance> {
+    return this.approveIfBelow(await this.authorization(chainId, tokenIn, tokenOut), opts);
+  }
+
+  /** Resolves the tokens, signs the pair, ensures the allowance and creates the order (never retried). */
+  async createLimitOrder(p: MakerLimitOrder): Promise<LimitOrder> {
+    const [sell, buy] = await Promise.all([
+      this.tokens.find(p.chainId, p.sell),
+      this.tokens.find(p.chainId, p.buy),
+    ]);
+    const amount = toBaseUnits(p.amount, sell.decimals);
+    const auth = await this.authorization(p.chainId, sell.address, buy.address);
+    const signature = await signPairAuthorization(this.signer, auth.typedData);
+    await this.approveIfBelow(auth, { adding: amount, newOrders: 1 });
+    return this.client.createLimitOrder({
+      accountTo: auth.accountTo,
+      chainId: p.chainId,
+      inTokenAddress: auth.tokenIn,
+      outTokenAddress: auth.tokenOut,
+      tokenASymbol: sell.symbol,
+      tokenBSymbol: buy.symbol,
+      amount: p.amount.trim(),
+      priceTrigger: p.priceTrigger,
+      price: p.priceTrigger,
+      expired: String(Date.now() + (p.expiresInSeconds ?? 86_400) * 1000),
+      gasPrice: p.gasPrice ?? '30',
+      slippage: p.slippage ?? '1',
+      signature,
+    });
+  }
+
+  /** As createLimitOrder for a strategy: the allowance covers its whole budget and a fee per iteration. */
+  async createDcaStrategy(p: MakerDcaStrategy): Promise<DcaStrategy> {
+    const [sell, buy] = await Promise.all([
+      this.tokens.find(p.chainId, p.sell),
+      this.tokens.find(p.chainId, p.buy),
+    ]);
+    const amount = numberToBaseUnitsCeil(p.totalAmount, sell.decimals);
+    const auth = await this.authorization(p.chainId, sell.address, buy.address);
+    const signature = await signPairAuthorization(this.signer, auth.typedData);
+    await this.approveIfBelow(auth, { adding: amount, newOrders: p.iterations });
+    return this.client.createDcaStrategy({
+      accountTo: auth.accountTo,
+      chainIdFrom: p.chainId,
+      chainIdTo: p.chainId,
+      tokenAddressFrom: auth.tokenIn,
+      tokenAddressTo: auth.tokenOut,
+      tokenSymbolFrom: sell.symbol,
+      tokenSymbolTo: buy.symbol,
+      pair: `${sell.symbol}/${buy.symbol}`,
+      totalAmount: p.totalAmount,
+      iterations: p.iterations,
+      frequency: p.frequency,
+      slippage: p.slippage ?? 1,
+      ...(p.minPrice === undefined ? {} : { minPrice: p.minPrice }),
+      ...(p.maxPrice === undefined ? {} : { maxPrice: p.maxPrice }),
+      signature,
+    });
+  }
+
+  private async approveIfBelow(auth: OrderAuthorization, needs: AllowanceNeeds): Promise<EnsuredAllowance> {
+    const needed = allowanceNeeded(auth, needs);
+    const allowance = BigInt(auth.allowance);
+    if (allowance >= needed) return { allowance, needed };
+    const token = new Contract(auth.tokenIn, ERC20_APPROVE_ABI, this.signer);
+    const tx = await token.getFunction('approve')(auth.spender, needed);
+    const receipt = await tx.wait();
+    if (!receipt || receipt.status !== 1) {
+      throw new TasError({
+        code: 'APPROVAL_FAILED',
+        status: 0,
+        message: `approve(${auth.spender}, ${needed}) on ${auth.tokenIn} did not succeed (transaction ${tx.hash})`,
+      });
+    }
+    return { allowance: needed, needed, approvalTxHash: tx.hash };
+  }
+}

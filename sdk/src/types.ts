@@ -1,0 +1,73 @@
+/**
+ * The SDK's data types: aliases into the types generated from the server's OpenAPI document
+ * (generated/api-types.ts, `npm run sdk:types`), so they follow the server. Each is the `data` of the envelope.
+ */
+import type { components, paths } from './generated/api-types';
+
+type Method = 'get' | 'post' | 'patch' | 'delete';
+
+/** `data` of an operation's 200 envelope. */
+type DataOf<P extends keyof paths, M extends Method> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': { data: infer D } } } };
+}
+  ? D
+  : never;
+
+/** An operation's JSON request body. */
+type BodyOf<P extends keyof paths, M extends Method> = paths[P][M] extends {
+  requestBody: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+
+/** An operation's query parameters. */
+type QueryOf<P extends keyof paths, M extends Method> = paths[P][M] extends {
+  parameters: { query?: infer Q };
+}
+  ? NonNullable<Q>
+  : never;
+
+/** The service-set fields a create body must not carry (the document lists them only to reject them). */
+type Writable<T> = { [K in keyof T as unknown extends T[K] ? never : K]: T[K] };
+
+export type Meta = components['schemas']['Meta'];
+
+/** What every successful call answers: the envelope's `data` and `meta`. */
+export interface ApiResult<T> {
+  data: T;
+  meta: Meta;
+}
+
+export type AccountCreated = DataOf<'/accounts', 'post'>;
+
+export type QuoteRequest = BodyOf<'/quotes', 'post'>;
+export type QuoteData = DataOf<'/quotes', 'post'>;
+export type SwapRequest = BodyOf<'/swap', 'post'>;
+export type SwapData = DataOf<'/swap', 'post'>;
+
+export type TransferStatusRequest = BodyOf<'/tx-status', 'post'>;
+export type TransferStatus = DataOf<'/tx-status', 'post'>;
+export type TransactionStatus = DataOf<'/transactions/{hash}', 'get'>;
+
+export type Token = DataOf<'/tokens', 'get'>['tokens'][number];
+
+export type LimitOrder = DataOf<'/limit-order/{id}', 'get'>;
+export type CreateLimitOrderRequest = Writable<BodyOf<'/limit-order', 'post'>>;
+export type UpdateLimitOrderRequest = Writable<BodyOf<'/limit-order/{id}', 'patch'>>;
+/** The statuses the spec lists; the server may add others (treat an unknown one as not final). */
+export type LimitOrderStatus = 'pending' | 'executing' | 'submitted' | 'completed' | 'failed' | 'cancelled';
+
+export type DcaStrategy = DataOf<'/dca-order/strategies/{id}', 'get'>;
+export type DcaStrategyWithOrders = DataOf<'/dca-order/strategies', 'get'>[number];
+export type CreateDcaStrategyRequest = Writable<BodyOf<'/dca-order/strategies', 'post'>>;
+export type UpdateDcaStrategyRequest = BodyOf<'/dca-order/strategies/{id}', 'patch'>;
+export type DcaStrategyStatus = 'active' | 'cancelled' | 'finished';
+export type DcaOrder = DataOf<'/dca-order/orders/{id}', 'get'>;
+
+/**
+ * GET /order-authorization `data`: what the maker approves (to `spender`) and signs (`typedData`, as
+ * eth_signTypedData_v4 takes it), and what its open orders already need. Amounts are base-unit strings.
+ */
+export type OrderAuthorization = DataOf<'/order-authorization', 'get'>;
+
+export type OrderAuthorizationQuery = QueryOf<'/order-authorization', 'get'>;
