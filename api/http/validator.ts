@@ -7,6 +7,7 @@ import { decimalAbove, fractionDigits, MAX_PRICE, MAX_PRICE_TEXT } from '../../s
 import { ValidationError } from '../../shared/domain/errors';
 
 const DECIMAL = /^\d+(\.\d+)?$/;
+const PASSPHRASE = /^[!-~\u00a1-\u00ff](?:[ -~\u00a0-\u00ff]*[!-~\u00a1-\u00ff])?$/;
 
 /** The largest gas price a limit order may carry, in gwei (stored with the order, never a cap): 1,000,000 gwei. */
 export const MAX_GAS_PRICE_GWEI = 1_000_000n;
@@ -50,6 +51,12 @@ const FORMATS: Record<string, { validate: (value: string) => boolean; message: (
           : isZeroAddress(v)
             ? `Must not be the zero address (${SIGNER})`
             : `Must not be the native token pseudo-address (${SIGNER})`,
+    },
+    // The passphrase travels in a header: only bytes a header carries as sent, and no spaces the parser would trim.
+    passphrase: {
+      validate: (v) => PASSPHRASE.test(v),
+      message: () =>
+        'Must be printable ASCII or Latin-1 characters, without spaces at either end (it is sent in the x-passphrase header)',
     },
     decimal: { validate: (v) => DECIMAL.test(v), message: () => DECIMAL_MESSAGE },
     'positive-decimal': { validate: isPositiveDecimal, message: () => POSITIVE_DECIMAL_MESSAGE },

@@ -1,6 +1,7 @@
 import { ApiClient, newAccountClient, rawRequest, type Envelope } from '../helpers/api-client';
 import { startApiOn } from '../helpers/api-harness';
 import { describeEachStore } from '../helpers/store-targets';
+import { createAccount } from '../factories/accounts';
 
 describeEachStore('accounts, chains, tokens, support-chain', (kind) => {
   let running: Awaited<ReturnType<typeof startApiOn>>;
@@ -35,5 +36,36 @@ describeEachStore('accounts, chains, tokens, support-chain', (kind) => {
       message: 'Invalid request body',
       details: [{ field: 'name', message: 'Must be at least 6 characters' }],
     });
+  });
+
+  it('refuses a password no header can carry as sent, and accepts a Latin-1 one that signs', async () => {
+    const message =
+      'Must be printable ASCII or Latin-1 characters, without spaces at either end (it is sent in the x-passphrase header)';
+    for (const password of [
+      'pass\u20acword-1',
+      ' leading-space',
+      'trailing-space ',
+      'tab\tinside-1',
+      'emoji-\u{1f600}-pw',
+    ]) {
+      const res = await rawRequest<Envelope>(running.baseUrl, 'POST', '/accounts', {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'password-tester', password }),
+      });
+      expect({ password, status: res.status, error: res.body.error }).toEqual({
+        password,
+        status: 400,
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: 'Invalid request body',
+          details: [{ field: 'password', message }],
+        },
+      });
+    }
+    const latin1 = new ApiClient(
+      running.baseUrl,
+      await createAccount(running.baseUrl, { password: 'p\u00e4ss w\u00f6rd-\u00a7' }),
+    );
+    expect((await latin1.get('/chains')).status).toBe(200);
   });
 });

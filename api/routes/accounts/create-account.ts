@@ -19,7 +19,10 @@ export const createAccountBody: SchemaObject = {
       type: 'string',
       minLength: 8,
       maxLength: 1024,
-      description: 'At least 8 characters; becomes the passphrase sent in x-passphrase',
+      format: 'passphrase',
+      description:
+        'At least 8 characters; becomes the passphrase sent in x-passphrase, so printable ASCII or Latin-1 only, ' +
+        'without spaces at either end',
     },
   },
 };

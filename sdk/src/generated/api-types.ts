@@ -427,7 +427,10 @@ export interface operations {
         'application/json': {
           /** @description Account name, at least 6 characters */
           name: string;
-          /** @description At least 8 characters; becomes the passphrase sent in x-passphrase */
+          /**
+           * Format: passphrase
+           * @description At least 8 characters; becomes the passphrase sent in x-passphrase, so printable ASCII or Latin-1 only, without spaces at either end
+           */
           password: string;
         };
       };
