@@ -1,28 +1,10 @@
 import type { ParameterizedContext } from 'koa';
 import type { ApiState } from '../http/api-state';
 import type { RouteDefinition } from '../http/route-definition';
+import { SIGNING_HEADERS } from '../../shared/signing/request-signature';
 import { API_TITLE } from './api-description';
-import { assetHref, staticAsset, type StaticAsset } from './static-asset';
-
-/**
- * Starts Swagger UI. It lives in its own file rather than inline so the page runs under `script-src 'self'`.
- * The spec URL comes from the page (relative), so the page works behind any path prefix; `validatorUrl: null`
- * keeps Swagger UI from sending the document to its public validator.
- */
-const INIT_SCRIPT = `(function () {
-  'use strict';
-  var root = document.getElementById('swagger-ui');
-  window.ui = SwaggerUIBundle({
-    url: new URL(root.getAttribute('data-spec-url'), window.location.href).href,
-    dom_id: '#swagger-ui',
-    deepLinking: true,
-    validatorUrl: null,
-    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-    plugins: [SwaggerUIBundle.plugins.DownloadUrl],
-    layout: 'StandaloneLayout'
-  });
-})();
-`;
+import { AUTHORIZE_PANEL } from './docs-init-script';
+import { assetHref, type StaticAsset } from './static-asset';
 
 /**
  * Swagger UI sets inline style attributes and uses data: images in its CSS; everything else comes from this
@@ -41,12 +23,35 @@ export const DOCS_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function docsInitScript(): StaticAsset {
-  return staticAsset('docs-init.js', 'text/javascript; charset=utf-8', Buffer.from(INIT_SCRIPT, 'utf8'));
-}
-
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * Our Authorize panel, above Swagger UI. The inputs have no `name`, so even a form submitted without the script
+ * would put nothing in a URL.
+ */
+const AUTHORIZE_PANEL_HTML = `<section class="tas-authorize" aria-labelledby="tas-authorize-title">
+      <h2 id="tas-authorize-title">Authorize</h2>
+      <p>Every endpoint except <code>POST /accounts</code> and this documentation is signed. Create an account
+        with <code>POST /accounts</code> below, then enter its <code>apiKey</code> (API key ID), its
+        <code>secretKey</code> and the account's password (the passphrase). This page then signs each "Try it out"
+        request in the browser with WebCrypto: a fresh timestamp and nonce every time, HMAC-SHA256 keyed with the
+        secret key, the body sent as the exact canonical JSON that was signed, and the four headers
+        <code>${SIGNING_HEADERS.apiKeyId}</code>, <code>${SIGNING_HEADERS.valueInfo}</code>,
+        <code>${SIGNING_HEADERS.passphrase}</code> and <code>${SIGNING_HEADERS.signature}</code>.</p>
+      <p>The secret key never leaves this page; the passphrase travels in <code>${SIGNING_HEADERS.passphrase}</code>
+        as the protocol requires. Both stay in this page's memory only (no storage, no cookies): "Log out" or
+        reloading the page forgets them. Without authorization, signed endpoints are sent unsigned and the gateway
+        answers 401. The curl commands shown below are unsigned: a signature is made at send time and works once.</p>
+      <form id="${AUTHORIZE_PANEL.form}" autocomplete="off">
+        <label>API key ID <input id="${AUTHORIZE_PANEL.apiKeyId}" type="text" autocomplete="off" spellcheck="false"></label>
+        <label>Secret key <input id="${AUTHORIZE_PANEL.secretKey}" type="password" autocomplete="off"></label>
+        <label>Passphrase <input id="${AUTHORIZE_PANEL.passphrase}" type="password" autocomplete="off"></label>
+        <button type="submit">Authorize</button>
+        <button type="button" id="${AUTHORIZE_PANEL.logout}" disabled>Log out</button>
+      </form>
+      <p id="${AUTHORIZE_PANEL.status}" role="status" aria-live="polite" data-state="anonymous">Not authorized.</p>
+    </section>`;
 
 /** The page links every asset relative to itself (`/api/v1/docs` → `/api/v1/docs/assets/...`). */
 export function docsHtml(assets: readonly StaticAsset[]): string {
@@ -63,14 +68,17 @@ export function docsHtml(assets: readonly StaticAsset[]): string {
     <title>${escapeHtml(API_TITLE)}</title>
     <link rel="stylesheet" href="${href('swagger-ui.css')}">
     <link rel="stylesheet" href="${href('index.css')}">
+    <link rel="stylesheet" href="${href('docs-page.css')}">
     <link rel="icon" type="image/png" sizes="32x32" href="${href('favicon-32x32.png')}">
     <link rel="icon" type="image/png" sizes="16x16" href="${href('favicon-16x16.png')}">
   </head>
   <body>
+    ${AUTHORIZE_PANEL_HTML}
     <div id="swagger-ui" data-spec-url="openapi.json"></div>
     <noscript>This page needs JavaScript. The API description itself is at <a href="openapi.json">openapi.json</a>.</noscript>
     <script src="${href('swagger-ui-bundle.js')}" charset="utf-8"></script>
     <script src="${href('swagger-ui-standalone-preset.js')}" charset="utf-8"></script>
+    <script src="${href('docs-signing.js')}" charset="utf-8"></script>
     <script src="${href('docs-init.js')}" charset="utf-8"></script>
   </body>
 </html>

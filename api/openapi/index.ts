@@ -1,5 +1,8 @@
 import type { RouteDefinition } from '../http/route-definition';
-import { docsHtml, docsInitScript, docsPageRoute } from './docs-page';
+import { docsInitScript } from './docs-init-script';
+import { docsHtml, docsPageRoute } from './docs-page';
+import { docsPageStyle } from './docs-page-style';
+import { docsSigningScript } from './docs-signing-script';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document';
 import { openApiJsonRoute } from './openapi-json-route';
 import { staticAssetRoute } from './static-asset';
@@ -16,7 +19,7 @@ export function apiDocument(listed: readonly RouteDefinition[]): OpenApiDocument
  */
 export function documentationRoutes(listed: RouteDefinition[]): RouteDefinition[] {
   let json = '';
-  const assets = [...loadSwaggerUiAssets(), docsInitScript()];
+  const assets = [...loadSwaggerUiAssets(), docsPageStyle(), docsSigningScript(), docsInitScript()];
   const pages = [openApiJsonRoute(() => json), docsPageRoute(docsHtml(assets))];
   json = JSON.stringify(apiDocument([...listed, ...pages]));
   return [...pages, ...assets.map(staticAssetRoute)];

@@ -1,3 +1,9 @@
+import { webcrypto } from 'node:crypto';
+import vm from 'node:vm';
+import { DOCS_SIGNING_GLOBAL } from '../../api/openapi/docs-signing-script';
+import { canonicalJson } from '../../shared/signing/canonical-json';
+import { decodeValueInfo } from '../../shared/signing/request-signature';
+import { createAccount } from '../factories/accounts';
 import { rawRequest, type Envelope } from '../helpers/api-client';
 import { startApiOn } from '../helpers/api-harness';
 import { describeEachStore } from '../helpers/store-targets';
@@ -17,6 +23,24 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** fetch adds `Cache-Control: no-cache` to conditional requests (forcing a full answer) unless one is given. */
 const REVALIDATE = 'max-age=0';
+
+/** The part of the served docs-signing.js these tests call. */
+interface DocsSigning {
+  signRequest(
+    credentials: { apiKeyId: string; secretKey: string; passphrase: string },
+    request: { method: string; url: string; bodyText?: string },
+  ): Promise<{ headers: Record<string, string>; body?: string }>;
+}
+
+/** Runs the script as served in a context offering only what a page has: WebCrypto, text codecs, btoa, URL. */
+function runServedSigningScript(source: string): DocsSigning {
+  const sandbox: Record<string, unknown> = { crypto: webcrypto, TextEncoder, TextDecoder, btoa, URL };
+  vm.runInNewContext(source, sandbox);
+  const api = sandbox[DOCS_SIGNING_GLOBAL];
+  if (typeof api !== 'object' || api === null)
+    throw new Error(`the script defines no ${DOCS_SIGNING_GLOBAL}`);
+  return api as DocsSigning;
+}
 
 /** Every `src` and `href` attribute of the page. */
 const linksOf = (html: string): string[] => [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
@@ -111,10 +135,12 @@ describeEachStore('documentation routes', (kind) => {
     expect(assets.map((l) => l.replace(/\?v=[0-9a-f]{16}$/, ''))).toEqual([
       'docs/assets/swagger-ui.css',
       'docs/assets/index.css',
+      'docs/assets/docs-page.css',
       'docs/assets/favicon-32x32.png',
       'docs/assets/favicon-16x16.png',
       'docs/assets/swagger-ui-bundle.js',
       'docs/assets/swagger-ui-standalone-preset.js',
+      'docs/assets/docs-signing.js',
       'docs/assets/docs-init.js',
     ]);
     // Relative links resolve under the api's base path.
@@ -140,11 +166,32 @@ describeEachStore('documentation routes', (kind) => {
     }
   });
 
+  it('puts the Authorize panel above Swagger UI: password inputs without names, and says what it does', async () => {
+    const html = (await rawRequest(running.baseUrl, 'GET', '/docs')).text;
+    expect(html.indexOf('id="tas-authorize-form"')).toBeLessThan(html.indexOf('id="swagger-ui"'));
+    const inputs = html.match(/<input\b[^>]*>/g) ?? [];
+    expect(inputs.map((tag) => /\bid="([^"]+)"/.exec(tag)?.[1])).toEqual([
+      'tas-api-key-id',
+      'tas-secret-key',
+      'tas-passphrase',
+    ]);
+    expect(inputs.map((tag) => /\btype="([^"]+)"/.exec(tag)?.[1])).toEqual(['text', 'password', 'password']);
+    // Without a name an input is never submitted, so no key can end up in a URL.
+    expect(inputs.filter((tag) => /\bname=/.test(tag))).toEqual([]);
+    expect(html).toContain('<button type="submit">Authorize</button>');
+    expect(html).toContain('id="tas-logout" disabled>Log out</button>');
+    expect(html).toContain("Both stay in this page's memory only (no storage, no cookies)");
+  });
+
   it('starts Swagger UI from a local script that points at ./openapi.json and at no validator', async () => {
     const res = await rawRequest(running.baseUrl, 'GET', '/docs/assets/docs-init.js');
     expect(res.status).toBe(200);
     expect(res.text).toContain("root.getAttribute('data-spec-url')");
     expect(res.text).toContain('validatorUrl: null');
+    expect(res.text).toContain('showMutatedRequest: false');
+    expect(res.text).toContain('requestInterceptor: function (request)');
+    // The credentials live in the script's closure only.
+    expect(res.text).not.toMatch(/localStorage|sessionStorage|document\.cookie|indexedDB/);
     expect(res.text).not.toMatch(/https?:\/\//);
     const bundle = await rawRequest(running.baseUrl, 'GET', '/docs/assets/swagger-ui-bundle.js');
     expect(bundle.text).toContain('SwaggerUIBundle');
@@ -198,6 +245,97 @@ describeEachStore('documentation routes', (kind) => {
     });
     expect(res.status).toBe(404);
     expect(res.body.error?.message).toBe('No route for POST /api/v1/openapi.json');
+  });
+});
+
+describeEachStore('the docs page signing script against the server', (kind) => {
+  let running: Awaited<ReturnType<typeof startApiOn>>;
+  let script: DocsSigning;
+  let credentials: { apiKeyId: string; secretKey: string; passphrase: string };
+
+  beforeAll(async () => {
+    running = await startApiOn(kind);
+    // The bytes the page runs, fetched as the browser does.
+    const served = await rawRequest(running.baseUrl, 'GET', '/docs/assets/docs-signing.js');
+    expect(served.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    script = runServedSigningScript(served.text);
+    const account = await createAccount(running.baseUrl);
+    credentials = { apiKeyId: account.apiKey, secretKey: account.secretKey, passphrase: account.passphrase };
+  });
+  afterAll(async () => running?.close());
+
+  const send = async (method: string, pathAndQuery: string, bodyText?: string) => {
+    const signed = await script.signRequest(credentials, {
+      method,
+      url: `${running.baseUrl}${pathAndQuery}`,
+      bodyText,
+    });
+    const res = await rawRequest<Envelope>(running.baseUrl, method, pathAndQuery, {
+      headers: signed.headers,
+      body: signed.body,
+    });
+    return { signed, res };
+  };
+
+  it('signs a GET with an unsorted query that the server accepts', async () => {
+    const { signed, res } = await send('GET', '/limit-order?status=pending&chainId=1');
+    expect(signed.body).toBeUndefined();
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: [],
+      meta: {
+        requestId: res.headers.get('apigw-requestid'),
+        version: 'v1',
+        accountType: 'integrator',
+        apiKeyId: credentials.apiKeyId,
+      },
+    });
+  });
+
+  it('signs a query with characters to encode as the server reads it', async () => {
+    // Spaces, !'()* and raw non-ASCII: the URL parser and the canonical query each encode them their own way.
+    const { res } = await send('GET', "/limit-order?status=pend ing*!'()&chainId=1&note=é%7E+x");
+    expect({ status: res.status, data: res.body.data, key: res.body.meta?.apiKeyId }).toEqual({
+      status: 200,
+      data: [],
+      key: credentials.apiKeyId,
+    });
+  });
+
+  it('signs a POST with nested unsorted keys and unicode, sending the exact canonical bytes it signed', async () => {
+    const body = { zeta: { b: 'üñí€😀 漢字', a: [2, { y: 1, x: 'ß' }] }, chainId: 1, Alpha: [1e21, 1e-7] };
+    const { signed, res } = await send('POST', '/support-chain', JSON.stringify(body, null, 2));
+    expect(signed.body).toBe(canonicalJson(body));
+    expect(signed.body).toBe(
+      '{"Alpha":[1e+21,1e-7],"chainId":1,"zeta":{"a":[2,{"x":"ß","y":1}],"b":"üñí€😀 漢字"}}',
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data).toBe(true);
+    expect(res.body.meta.apiKeyId).toBe(credentials.apiKeyId);
+  });
+
+  it('makes headers that work once: the same request sent again is refused', async () => {
+    const { signed, res } = await send('POST', '/support-chain', '{"chainId":1}');
+    expect(res.status).toBe(200);
+    const again = await rawRequest(running.baseUrl, 'POST', '/support-chain', {
+      headers: signed.headers,
+      body: signed.body,
+    });
+    expect(again.status).toBe(403);
+    expect(again.body).toEqual({ message: 'Forbidden' });
+    const next = await send('POST', '/support-chain', '{"chainId":1}');
+    expect(next.res.status).toBe(200);
+    expect(decodeValueInfo(next.signed.headers['x-value-info']!)?.nonce).not.toBe(
+      decodeValueInfo(signed.headers['x-value-info']!)?.nonce,
+    );
+  });
+
+  it('sends a body that is not JSON as typed, signed, so the service says it is not JSON', async () => {
+    const { signed, res } = await send('POST', '/support-chain', '{"chainId": 1,');
+    expect(signed.body).toBe('{"chainId": 1,');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({ code: 'VALIDATION_ERROR', message: 'Invalid JSON body', details: [] });
   });
 });
 

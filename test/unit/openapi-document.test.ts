@@ -277,6 +277,8 @@ describe('the OpenAPI document', () => {
       'GET /docs/assets/swagger-ui-standalone-preset.js',
       'GET /docs/assets/favicon-32x32.png',
       'GET /docs/assets/favicon-16x16.png',
+      'GET /docs/assets/docs-page.css',
+      'GET /docs/assets/docs-signing.js',
       'GET /docs/assets/docs-init.js',
     ]);
   });
