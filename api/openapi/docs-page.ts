@@ -95,7 +95,9 @@ export function docsPageRoute(html: string): RouteDefinition {
       tag: 'Documentation',
       summary: 'Interactive documentation page',
       description:
-        'Public and unsigned. An HTML page (Swagger UI, served entirely by this server) over `GET /openapi.json`.',
+        'Public and unsigned. An HTML page (Swagger UI, served entirely by this server) over `GET /openapi.json`. ' +
+        'Its Authorize panel takes the API key ID, secret key and passphrase (kept in the page’s memory only) and ' +
+        'signs every "Try it out" request in the browser (WebCrypto; https or localhost).',
       response: { type: 'string' },
       rawContentType: 'text/html',
     },

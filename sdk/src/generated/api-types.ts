@@ -353,7 +353,7 @@ export interface paths {
     };
     /**
      * Interactive documentation page
-     * @description Public and unsigned. An HTML page (Swagger UI, served entirely by this server) over `GET /openapi.json`.
+     * @description Public and unsigned. An HTML page (Swagger UI, served entirely by this server) over `GET /openapi.json`. Its Authorize panel takes the API key ID, secret key and passphrase (kept in the page’s memory only) and signs every "Try it out" request in the browser (WebCrypto; https or localhost).
      */
     get: operations['getDocs'];
     put?: never;
