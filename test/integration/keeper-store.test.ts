@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import * as keeperMigration from '../../migrations/20261122000001_keeper';
 import type { DcaStrategy } from '../../shared/domain/dca';
-import { newPendingLimitOrder, type LimitOrder } from '../../shared/domain/limit-order';
+import type { LimitOrder } from '../../shared/domain/limit-order';
 import { createKnex } from '../../shared/store/create-knex';
 import { KeeperDcaRepository } from '../../shared/store/repositories/keeper-dca-repository';
 import { KeeperLimitOrdersRepository } from '../../shared/store/repositories/keeper-limit-orders-repository';
@@ -11,6 +11,7 @@ import {
   type NewBatchTransaction,
 } from '../../shared/store/repositories/keeper-transactions-repository';
 import { openStore, type Store } from '../../shared/store/store';
+import { storedDcaStrategy as dcaStrategy, storedLimitOrder as limitOrder } from '../factories/stored-orders';
 import { createStoreTarget, describeEachStore, type StoreTarget } from '../helpers/store-targets';
 
 const API_KEY = '1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
@@ -27,60 +28,6 @@ const OWNER_B = 'keeper-b';
 const GWEI = 1_000_000_000n;
 
 const hash = (n: number): string => `0x${n.toString(16).padStart(64, '0')}`;
-
-function limitOrder(overrides: Partial<LimitOrder> = {}): LimitOrder {
-  return {
-    ...newPendingLimitOrder(
-      randomUUID(),
-      API_KEY,
-      {
-        accountTo: MAKER,
-        chainId: 1,
-        inTokenAddress: WETH,
-        outTokenAddress: USDC,
-        tokenASymbol: 'WETH',
-        tokenBSymbol: 'USDC',
-        amount: '1.5',
-        price: '3500',
-        priceTrigger: '3500',
-        gasPrice: '20',
-        slippage: '0.5',
-        expired: String(NOW + DAY_MS),
-        signature: SIGNATURE,
-      },
-      NOW - 1000,
-    ),
-    ...overrides,
-  };
-}
-
-function dcaStrategy(overrides: Partial<DcaStrategy> = {}): DcaStrategy {
-  return {
-    id: randomUUID(),
-    apiKey: API_KEY,
-    accountTo: MAKER,
-    chainIdFrom: 1,
-    chainIdTo: 1,
-    tokenAddressFrom: WETH,
-    tokenAddressTo: USDC,
-    tokenSymbolFrom: 'WETH',
-    tokenSymbolTo: 'USDC',
-    pair: 'WETH/USDC',
-    totalAmount: 3,
-    iterations: 3,
-    frequency: 60,
-    slippage: 1,
-    minPrice: null,
-    maxPrice: null,
-    status: 'active',
-    signature: SIGNATURE,
-    iterationsCreated: 0,
-    version: 0,
-    createdAt: NOW - 1000,
-    updatedAt: NOW - 1000,
-    ...overrides,
-  };
-}
 
 function shuffled<T>(items: readonly T[]): T[] {
   const out = [...items];

@@ -1,6 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import type { DcaOrder, DcaStrategy } from '../../shared/domain/dca';
-import { newPendingLimitOrder, type LimitOrder } from '../../shared/domain/limit-order';
+import { CHAIN_1, FACTORY_MAKER } from '../factories/defaults';
+import {
+  STORED_API_KEY,
+  STORED_NOW,
+  storedDcaOrder,
+  storedDcaStrategy,
+  storedLimitOrder,
+} from '../factories/stored-orders';
 import { openStore, type Store } from '../../shared/store/store';
 import { createStoreTarget, describeEachStore, type StoreTarget } from '../helpers/store-targets';
 
@@ -9,86 +14,16 @@ import { createStoreTarget, describeEachStore, type StoreTarget } from '../helpe
  * SQLite and MySQL alike. Addresses are stored as sent, so the match must ignore case on both.
  */
 
-const KEY = '1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
+const KEY = STORED_API_KEY;
 const OTHER_KEY = '6fa459ea-ee8a-3ca4-894e-db77e160355e';
-const MAKER = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
-const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
-const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
+const MAKER = FACTORY_MAKER;
+const WETH = CHAIN_1.WETH.address;
+const USDC = CHAIN_1.USDC.address;
 const LINK = '0x514910771AF9Ca656af840dff83E8264EcF986CA';
-const NOW = 1_800_000_000_000;
-
-function limitOrder(over: Partial<LimitOrder> & { createdAt?: number } = {}): LimitOrder {
-  return {
-    ...newPendingLimitOrder(
-      randomUUID(),
-      KEY,
-      {
-        accountTo: MAKER,
-        chainId: 1,
-        inTokenAddress: WETH,
-        outTokenAddress: USDC,
-        tokenASymbol: 'WETH',
-        tokenBSymbol: 'USDC',
-        amount: '1',
-        price: '3500',
-        priceTrigger: '3500',
-        gasPrice: '20',
-        slippage: '0.5',
-        expired: String(NOW + 86_400_000),
-        signature: `0x${'ab'.repeat(65)}`,
-      },
-      over.createdAt ?? NOW,
-    ),
-    ...over,
-  };
-}
-
-function strategy(over: Partial<DcaStrategy> = {}): DcaStrategy {
-  return {
-    id: randomUUID(),
-    apiKey: KEY,
-    accountTo: MAKER,
-    chainIdFrom: 1,
-    chainIdTo: 1,
-    tokenAddressFrom: WETH,
-    tokenAddressTo: USDC,
-    tokenSymbolFrom: 'WETH',
-    tokenSymbolTo: 'USDC',
-    pair: 'WETH/USDC',
-    totalAmount: 3,
-    iterations: 3,
-    frequency: 60,
-    slippage: 1,
-    minPrice: null,
-    maxPrice: null,
-    status: 'active',
-    signature: `0x${'cd'.repeat(65)}`,
-    iterationsCreated: 0,
-    version: 0,
-    createdAt: NOW,
-    updatedAt: NOW,
-    ...over,
-  };
-}
-
-function dcaOrder(s: DcaStrategy, iteration: number, status: DcaOrder['status']): DcaOrder {
-  return {
-    id: randomUUID(),
-    strategyId: s.id,
-    apiKey: s.apiKey,
-    accountTo: s.accountTo,
-    iteration,
-    slotAt: s.createdAt + iteration * s.frequency * 1000,
-    amount: s.totalAmount / s.iterations,
-    amountReceived: null,
-    executionPrice: null,
-    status,
-    transactionHash: null,
-    errorMessage: null,
-    createdAt: NOW,
-    updatedAt: NOW,
-  };
-}
+const NOW = STORED_NOW;
+const limitOrder = storedLimitOrder;
+const strategy = storedDcaStrategy;
+const dcaOrder = storedDcaOrder;
 
 const PAIR = {
   chainId: 1,
