@@ -1,0 +1,16 @@
+/**
+ * What the CLI touches of its process, passed in so that tests run it in-process with their own environment and
+ * capture what it prints.
+ */
+export interface CliIo {
+  env: Readonly<Record<string, string | undefined>>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Where the default profile file lives (~/.config/tas/profile.json). */
+  homeDir: string;
+  /** Defaults to globalThis.fetch. */
+  fetch?: typeof fetch;
+}
+
+/** The CLI's own version, sent in its User-Agent. */
+export const CLI_VERSION = '0.1.0';
