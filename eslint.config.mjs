@@ -34,6 +34,15 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
+    // The SDK's bin: plain CommonJS, so it starts with no loader in front of it.
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['bench/**', '**/cli/**', 'shared/store/migrate-cli.ts'],
     rules: { 'no-console': 'off' },
   },
