@@ -188,5 +188,86 @@ export function cliJourney(service: () => EmbeddedService): void {
         required: '0',
       });
     });
+
+    it('swaps with --send from the wallet, and creates, lists and cancels a DCA strategy', async () => {
+      const { baseUrl, chain } = service();
+      const maker = chain.accounts[1]!;
+      const [weth, usdc] = [token(chain, 'WETH'), token(chain, 'USDC')];
+      provider ??= new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
+      const env = { TAS_BASE_URL: baseUrl, TAS_PROFILE_FILE: path.join(home, 'tas', 'profile.json') };
+      const wallet = { ...env, TAS_PRIVATE_KEY: maker.privateKey, TAS_RPC_URL: chain.rpcUrl };
+
+      const [usdcBefore, wethBefore] = await Promise.all([
+        balanceOf(provider, usdc.address, maker.address),
+        balanceOf(provider, weth.address, maker.address),
+      ]);
+      const swap = await tas(
+        'node',
+        ['swap', '--chain', '1', '--sell', 'USDC', '--buy', 'WETH', '--amount', '100', '--send', '--json'],
+        wallet,
+      );
+      expect({ code: swap.code, stdout: swap.code === 0 ? '' : swap.stdout }).toEqual({
+        code: 0,
+        stdout: '',
+      });
+      const sent = JSON.parse(swap.stdout) as {
+        hash: string;
+        status: string;
+        swap: { swap: { minOutAmount: string } };
+      };
+      expect(sent.status).toBe('success');
+      const receipt = await provider.getTransactionReceipt(sent.hash);
+      expect(receipt?.status).toBe(1);
+      const [usdcAfter, wethAfter] = await Promise.all([
+        balanceOf(provider, usdc.address, maker.address),
+        balanceOf(provider, weth.address, maker.address),
+      ]);
+      expect(usdcBefore - usdcAfter).toBe(parseUnits('100', 6));
+      // The swap's gas is paid in ETH, not WETH: the WETH received is at least the calldata's minimum.
+      expect(wethAfter - wethBefore).toBeGreaterThanOrEqual(BigInt(sent.swap.swap.minOutAmount));
+
+      const created = await tas(
+        'node',
+        // Far above the market: no iteration runs before the cancel.
+        [
+          'dca',
+          'create',
+          '--chain',
+          '1',
+          '--sell',
+          'WETH',
+          '--buy',
+          'USDC',
+          '--total',
+          '0.3',
+          '--iterations',
+          '3',
+          '--every',
+          '3600',
+          '--min-price',
+          '1000000',
+          '--json',
+        ],
+        wallet,
+      );
+      expect({
+        code: created.code,
+        stderr: cliLines(created.stderr).filter((l) => l.startsWith('error')),
+      }).toEqual({
+        code: 0,
+        stderr: [],
+      });
+      const strategy = JSON.parse(created.stdout) as { id: string; status: string; accountTo: string };
+      expect(strategy).toMatchObject({ status: 'active', accountTo: maker.address });
+      const listed = await tas('node', ['dca', 'list', '--status', 'active', '--json'], env);
+      expect((JSON.parse(listed.stdout) as Array<{ id: string }>).map((s) => s.id)).toEqual([strategy.id]);
+      const cancelled = await tas('node', ['dca', 'cancel', strategy.id, '--json'], env);
+      expect(cancelled.code).toBe(0);
+      expect(JSON.parse(cancelled.stdout)).toMatchObject({ id: strategy.id, status: 'cancelled' });
+      // PATCH is safe to repeat (spec): cancelling again answers the cancelled strategy.
+      const again = await tas('node', ['dca', 'cancel', strategy.id, '--json'], env);
+      expect(again.code).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ id: strategy.id, status: 'cancelled' });
+    });
   });
 }
