@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DevnetManifest } from '../../devnet/manifest';
-import { REPO_ROOT } from '../helpers/api-harness';
 import { newAccountClient, type ApiClient } from '../helpers/api-client';
+import { spawnEmbedded } from '../helpers/embedded-service';
 import { crossingOrder, expectCrossingOrderExecuted } from '../helpers/crossing-order';
 
 /**
@@ -34,20 +34,15 @@ describe('npm start (embedded mode)', () => {
 
   beforeAll(() => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'tas-embedded-'));
-    child = spawn(process.execPath, ['--import', 'tsx', 'embedded/main.ts'], {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        PORT: '0',
-        ADMIN_PORT: '0',
-        KEEPER_ADMIN_PORT: '0',
-        DEVNET_CHAINS: '1,56,137,43114',
-        DEVNET_PORTS: '0,0,0,0',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    child = spawnEmbedded({
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      PORT: '0',
+      ADMIN_PORT: '0',
+      KEEPER_ADMIN_PORT: '0',
+      DEVNET_CHAINS: '1,56,137,43114',
+      DEVNET_PORTS: '0,0,0,0',
+      LOG_LEVEL: 'warn',
     });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -106,11 +101,7 @@ describe('npm start (embedded mode)', () => {
     const taken = (holder.address() as net.AddressInfo).port;
     const otherDir = mkdtempSync(path.join(tmpdir(), 'tas-embedded-port-'));
     try {
-      const second = spawn(process.execPath, ['--import', 'tsx', 'embedded/main.ts'], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, DATA_DIR: otherDir, DATABASE_URL: '', DEVNET_PORTS: `0,${taken}` },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const second = spawnEmbedded({ DATA_DIR: otherDir, DATABASE_URL: '', DEVNET_PORTS: `0,${taken}` });
       let err = '';
       second.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
       const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));

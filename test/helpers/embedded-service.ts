@@ -19,6 +19,15 @@ export interface EmbeddedService {
 
 const START_TIMEOUT_MS = 180_000;
 
+/** `npm start`'s entry as a child process of its own, with `env` over this process's environment. */
+export function spawnEmbedded(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'embedded/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 /**
  * Registers a beforeAll that starts `npm start`'s entry on a fresh data folder and waits for its `ready` line,
  * and an afterAll that stops it with SIGTERM (SIGKILL if it does not exit) and removes the folder. Returns the
@@ -44,21 +53,16 @@ export function useEmbeddedService(env: Record<string, string> = {}): () => Embe
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'tas-kit-'));
-    child = spawn(process.execPath, ['--import', 'tsx', 'embedded/main.ts'], {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        PORT: '0',
-        ADMIN_PORT: '0',
-        KEEPER_ADMIN_PORT: '0',
-        DEVNET_CHAINS: '1',
-        DEVNET_PORTS: '0',
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    child = spawnEmbedded({
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      PORT: '0',
+      ADMIN_PORT: '0',
+      KEEPER_ADMIN_PORT: '0',
+      DEVNET_CHAINS: '1',
+      DEVNET_PORTS: '0',
+      LOG_LEVEL: 'warn',
+      ...env,
     });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
