@@ -1,4 +1,4 @@
-import { Contract, Interface, MaxUint256, toQuantity } from 'ethers';
+import { getCreateAddress, Interface, MaxUint256, toQuantity } from 'ethers';
 import type { ChainHandle } from '../../engine/devnet-chain';
 import type { ManifestChain } from '../../manifest';
 import {
@@ -12,24 +12,30 @@ import { v2Price, v3Price, type PairToken } from '../../market/pool-price';
 import {
   ERC20_ABI,
   FAR_DEADLINE,
-  V2_FACTORY_ABI,
   V2_PAIR_ABI,
   V2_ROUTER_ABI,
-  V3_FACTORY_ABI,
   V3_POOL_ABI,
   V3_SWAP_ROUTER_ABI,
+  V4_SWAP_TEST_ABI,
 } from '../../world/abis';
+import { loadNpmArtifact } from '../../world/npm-artifacts';
+import { readV4Slot0 } from '../../world/v4-pool-state';
+import { findMarketPools, type MarketPool } from './market-pools';
 import type { TokenFunding } from './token-funding';
 import { succeeded } from './mined-receipt';
 
-/** The fee tiers a V3 pool of a market may sit at. */
-const V3_FEES = [100, 500, 3000, 10_000] as const;
 /** A pool within this fraction of its target is left alone: a trade would cost gas for nothing. */
 const TOLERANCE = 2e-6;
 /** Whole units of each market token the mover holds: far more than any path of the run can need. */
 const MOVER_UNITS = 10n ** 12n;
 const V2_SWAP_GAS = 300_000n;
 const V3_SWAP_GAS = 1_000_000n;
+const V4_SWAP_GAS = 1_000_000n;
+const TRANSFER_GAS = 100_000n;
+const DEPLOY_GAS = 5_000_000n;
+/** Uniswap V2's (and SushiSwap's) 0.3 % fee, as the pair's K check applies it. */
+const V2_FEE_KEEP = 997n;
+const V2_FEE_SCALE = 1000n;
 /**
  * The mover tips nothing: in each block the keeper's transactions (sent on the previous block, with a tip) come
  * first, then the market's trades take every pool to the block's path price.
@@ -42,13 +48,12 @@ const PAIR = new Interface(V2_PAIR_ABI);
 const POOL = new Interface(V3_POOL_ABI);
 const V2_ROUTER = new Interface(V2_ROUTER_ABI);
 const V3_ROUTER = new Interface(V3_SWAP_ROUTER_ABI);
+const V4_SWAP_TEST = new Interface(V4_SWAP_TEST_ABI);
+const SUSHI_PAIR = new Interface([
+  'function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes data)',
+]);
 
-interface Pool {
-  kind: 'v2' | 'v3';
-  address: string;
-  fee: number;
-  baseIsToken0: boolean;
-}
+type Pool = MarketPool;
 
 interface DrivenMarket {
   pair: string;
@@ -79,6 +84,9 @@ export interface MarketInput {
  * in the market they were planned on) and closes at the path's price.
  */
 export class MarketDriver {
+  /** v4-core's PoolSwapTest, deployed by the mover when a market has a V4 pool. */
+  private v4Router: string | undefined;
+
   private constructor(
     private readonly chain: ChainHandle,
     private readonly manifest: ManifestChain,
@@ -102,7 +110,7 @@ export class MarketDriver {
     for (const market of markets) {
       const base = token(market.base);
       const quote = token(market.quote);
-      const pools = await findPools(chain, manifest, base, quote);
+      const pools = await findMarketPools(chain.provider, manifest, base, quote);
       if (!pools.length) throw new Error(`no pool of ${market.pair} on chain ${manifest.chainId} to move`);
       driven.push({ pair: market.pair, base, quote, pools });
     }
@@ -128,35 +136,62 @@ export class MarketDriver {
     const trades: string[] = [];
     for (let i = 0; i < this.markets.length; i++) {
       for (const state of states[i]) {
-        const hash = await this.trade(this.markets[i], state, targets[i]);
-        if (hash) trades.push(hash);
+        trades.push(...(await this.trade(this.markets[i], state, targets[i])));
       }
     }
     return { before: states.map((s) => s[0].price), trades };
   }
 
-  private async trade(market: DrivenMarket, state: PoolState, target: number): Promise<string | undefined> {
+  /** The transactions that take one pool to `target` (none when it is already there). */
+  private async trade(market: DrivenMarket, state: PoolState, target: number): Promise<string[]> {
     const ratio = target / state.price;
-    if (!Number.isFinite(ratio) || Math.abs(ratio - 1) < TOLERANCE) return undefined;
+    if (!Number.isFinite(ratio) || Math.abs(ratio - 1) < TOLERANCE) return [];
     const factor = moveFactor(ratio - 1);
     const { contracts } = this.manifest;
-    if (state.pool.kind === 'v2') {
+    const { pool } = state;
+    if (pool.kind === 'v2' || pool.kind === 'sushi') {
       const up = factor > FACTOR_SCALE;
       const [tokenIn, tokenOut] = up ? [market.quote, market.base] : [market.base, market.quote];
+      const [reserveIn, reserveOut] = up
+        ? [state.reserveQuote, state.reserveBase]
+        : [state.reserveBase, state.reserveQuote];
       const amountIn = up
         ? v2AmountInForRatio(state.reserveQuote, factor, FACTOR_SCALE)
         : v2AmountInForRatio(state.reserveBase, FACTOR_SCALE, factor);
-      if (amountIn === 0n) return undefined;
-      const data = V2_ROUTER.encodeFunctionData('swapExactTokensForTokens', [
-        amountIn,
-        0n,
-        [tokenIn.address, tokenOut.address],
-        this.mover,
-        FAR_DEADLINE,
-      ]);
-      return this.send(contracts.uniswapV2Router02, data, V2_SWAP_GAS);
+      if (amountIn === 0n) return [];
+      if (pool.kind === 'v2') {
+        const data = V2_ROUTER.encodeFunctionData('swapExactTokensForTokens', [
+          amountIn,
+          0n,
+          [tokenIn.address, tokenOut.address],
+          this.mover,
+          FAR_DEADLINE,
+        ]);
+        return [await this.send(contracts.uniswapV2Router02, data, V2_SWAP_GAS)];
+      }
+      // The devnet has no SushiSwap router: pay the pair, then take the output its K check allows.
+      const withFee = amountIn * V2_FEE_KEEP;
+      const amountOut = (withFee * reserveOut) / (reserveIn * V2_FEE_SCALE + withFee);
+      if (amountOut === 0n) return [];
+      const outIsToken0 = (tokenOut === market.base) === pool.baseIsToken0;
+      return [
+        await this.send(
+          tokenIn.address,
+          ERC20.encodeFunctionData('transfer', [pool.address, amountIn]),
+          TRANSFER_GAS,
+        ),
+        await this.send(
+          pool.address,
+          SUSHI_PAIR.encodeFunctionData('swap', [
+            outIsToken0 ? amountOut : 0n,
+            outIsToken0 ? 0n : amountOut,
+            this.mover,
+            '0x',
+          ]),
+          V2_SWAP_GAS,
+        ),
+      ];
     }
-    const { pool } = state;
     const limit = pool.baseIsToken0
       ? v3TargetSqrtPrice(state.sqrtPriceX96, factor)
       : v3TargetSqrtPriceInverse(state.sqrtPriceX96, factor);
@@ -164,6 +199,17 @@ export class MarketDriver {
     const [token0, token1] = pool.baseIsToken0 ? [market.base, market.quote] : [market.quote, market.base];
     const [tokenIn, tokenOut] = zeroForOne ? [token0, token1] : [token1, token0];
     // Exact input capped by the price limit: the pool stops at the target and takes only what it needs.
+    const amountIn = (MOVER_UNITS / 4n) * 10n ** BigInt(tokenIn.decimals);
+    if (pool.kind === 'v4') {
+      if (!this.v4Router) throw new Error('the mover has no V4 router');
+      const data = V4_SWAP_TEST.encodeFunctionData('swap', [
+        pool.key,
+        { zeroForOne, amountSpecified: -amountIn, sqrtPriceLimitX96: limit },
+        { takeClaims: false, settleUsingBurn: false },
+        '0x',
+      ]);
+      return [await this.send(this.v4Router, data, V4_SWAP_GAS)];
+    }
     const data = V3_ROUTER.encodeFunctionData('exactInputSingle', [
       {
         tokenIn: tokenIn.address,
@@ -171,19 +217,20 @@ export class MarketDriver {
         fee: pool.fee,
         recipient: this.mover,
         deadline: FAR_DEADLINE,
-        amountIn: (MOVER_UNITS / 4n) * 10n ** BigInt(tokenIn.decimals),
+        amountIn,
         amountOutMinimum: 0n,
         sqrtPriceLimitX96: limit,
       },
     ]);
-    return this.send(contracts.uniswapV3SwapRouter, data, V3_SWAP_GAS);
+    return [await this.send(contracts.uniswapV3SwapRouter, data, V3_SWAP_GAS)];
   }
 
-  private async send(to: string, data: string, gas: bigint): Promise<string> {
+  /** From the impersonated mover; `to` undefined deploys `data`. */
+  private async send(to: string | undefined, data: string, gas: bigint): Promise<string> {
     return (await this.chain.provider.send('eth_sendTransaction', [
       {
         from: this.mover,
-        to,
+        ...(to === undefined ? {} : { to }),
         data,
         gas: toQuantity(gas),
         maxFeePerGas: toQuantity(MOVER_MAX_FEE),
@@ -194,15 +241,22 @@ export class MarketDriver {
 
   private async readPool(market: DrivenMarket, pool: Pool): Promise<PoolState> {
     const { provider } = this.chain;
-    if (pool.kind === 'v2') {
+    if (pool.kind === 'v2' || pool.kind === 'sushi') {
       const raw = await provider.call({ to: pool.address, data: PAIR.encodeFunctionData('getReserves', []) });
       const [r0, r1] = PAIR.decodeFunctionResult('getReserves', raw) as unknown as [bigint, bigint];
       const [reserveBase, reserveQuote] = pool.baseIsToken0 ? [r0, r1] : [r1, r0];
       const price = v2Price(reserveBase, reserveQuote, market.base, market.quote);
       return { pool, price, reserveBase, reserveQuote, sqrtPriceX96: 0n };
     }
-    const raw = await provider.call({ to: pool.address, data: POOL.encodeFunctionData('slot0', []) });
-    const sqrtPriceX96 = POOL.decodeFunctionResult('slot0', raw)[0] as bigint;
+    let sqrtPriceX96: bigint;
+    if (pool.kind === 'v4') {
+      const manager = this.manifest.contracts.uniswapV4PoolManager;
+      if (!manager) throw new Error(`chain ${this.manifest.chainId} has no V4 PoolManager`);
+      sqrtPriceX96 = (await readV4Slot0(provider, manager, pool.poolId)).sqrtPriceX96;
+    } else {
+      const raw = await provider.call({ to: pool.address, data: POOL.encodeFunctionData('slot0', []) });
+      sqrtPriceX96 = POOL.decodeFunctionResult('slot0', raw)[0] as bigint;
+    }
     const price = v3Price(sqrtPriceX96, pool.baseIsToken0, market.base, market.quote);
     return { pool, price, reserveBase: 0n, reserveQuote: 0n, sqrtPriceX96 };
   }
@@ -219,8 +273,13 @@ export class MarketDriver {
     }
     // Impersonated for the whole run (after funding, whose wrapping impersonates and stops).
     await this.chain.impersonate(this.mover);
+    const spenders = [contracts.uniswapV2Router02, contracts.uniswapV3SwapRouter];
+    if (this.markets.some((m) => m.pools.some((p) => p.kind === 'v4'))) {
+      this.v4Router = await this.deployV4Router();
+      spenders.push(this.v4Router);
+    }
     for (const token of tokens.values()) {
-      for (const spender of [contracts.uniswapV2Router02, contracts.uniswapV3SwapRouter]) {
+      for (const spender of spenders) {
         const hash = await this.send(
           token.address,
           ERC20.encodeFunctionData('approve', [spender, MaxUint256]),
@@ -231,29 +290,17 @@ export class MarketDriver {
       }
     }
   }
-}
 
-async function findPools(
-  chain: ChainHandle,
-  manifest: ManifestChain,
-  base: PairToken,
-  quote: PairToken,
-): Promise<Pool[]> {
-  const { provider } = chain;
-  const baseIsToken0 = BigInt(base.address) < BigInt(quote.address);
-  const pools: Pool[] = [];
-  const v2 = (await new Contract(manifest.contracts.uniswapV2Factory, V2_FACTORY_ABI, provider).getFunction(
-    'getPair',
-  )(base.address, quote.address)) as string;
-  if (BigInt(v2) !== 0n) pools.push({ kind: 'v2', address: v2, fee: 3000, baseIsToken0 });
-  const factory = new Contract(manifest.contracts.uniswapV3Factory, V3_FACTORY_ABI, provider);
-  for (const fee of V3_FEES) {
-    const address = (await factory.getFunction('getPool')(base.address, quote.address, fee)) as string;
-    if (BigInt(address) === 0n) continue;
-    const liquidity = (await new Contract(address, V3_POOL_ABI, provider).getFunction(
-      'liquidity',
-    )()) as bigint;
-    if (liquidity > 0n) pools.push({ kind: 'v3', address, fee, baseIsToken0 });
+  /** v4-core's own PoolSwapTest on the run's PoolManager: the devnet world has no V4 swap router of its own. */
+  private async deployV4Router(): Promise<string> {
+    const manager = this.manifest.contracts.uniswapV4PoolManager;
+    if (!manager) throw new Error(`chain ${this.manifest.chainId} has no V4 PoolManager`);
+    const artifact = loadNpmArtifact('PoolSwapTest');
+    const nonce = await this.chain.provider.getTransactionCount(this.mover, 'pending');
+    const args = new Interface(artifact.abi).encodeDeploy([manager]);
+    const hash = await this.send(undefined, artifact.bytecode + args.slice(2), DEPLOY_GAS);
+    if (!(await succeeded(this.chain.provider, hash)))
+      throw new Error("the mover's V4 router did not deploy");
+    return getCreateAddress({ from: this.mover, nonce });
   }
-  return pools;
 }
