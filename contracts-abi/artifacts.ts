@@ -18,6 +18,8 @@ export type ContractName =
   | 'OrderExecutor'
   | 'TokenSpender'
   | 'TestToken'
+  | 'TestPriceFeed'
+  | 'TestContractWallet'
   | 'TestExternalSource'
   | 'TestSwapCaller'
   | 'WrappedNative'

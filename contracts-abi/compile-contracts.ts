@@ -59,7 +59,8 @@ function sourceUnitName(file: string): string {
 
 // Only package imports reach the callback (our own files are all in the input); anything else is refused.
 function findImports(path: string): { contents: string } | { error: string } {
-  if (!path.startsWith('@openzeppelin/') || path.includes('..'))
+  const allowed = ['@openzeppelin/', '@uniswap/v4-core/src/libraries/'];
+  if (!allowed.some((prefix) => path.startsWith(prefix)) || path.includes('..'))
     return { error: `import not allowed: ${path}` };
   try {
     return { contents: readFileSync(join(NODE_MODULES, path), 'utf8') };

@@ -4,24 +4,34 @@ pragma solidity ^0.8.24;
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {Path, Venues} from "./RouteTypes.sol";
 import {PathExecutor} from "./PathExecutor.sol";
+import {PriceBound} from "./PriceBound.sol";
 import {Eip712Domain} from "./Eip712Domain.sol";
+import {MakerSignatures} from "./MakerSignatures.sol";
 import {IWETH} from "./interfaces/IUniswap.sol";
 
 /// @notice Executes limit orders and DCA iterations in batches for registered executor wallets. Orders of one
 ///         pair form a group that shares one swap; its output is split pro rata to the orders' inputs. A failing
-///         order, or a failing group, never reverts the batch: every outcome is an event.
-contract OrderExecutor is PathExecutor, ReentrancyGuard, Eip712Domain {
+///         order never reverts the batch, nor fails the other orders of its group: every outcome is an event.
+/// @dev What an executor key cannot do, whatever it passes: spend a maker's tokens for an integrator (API key) or a
+///      pair the maker did not sign; take more than maxFeeBps of an order as fee; execute an order id twice; pay a
+///      maker less than its minimum or less than the price bound (a time-weighted price less a deviation).
+contract OrderExecutor is PriceBound, ReentrancyGuard, Eip712Domain {
     using SafeERC20 for IERC20;
 
     struct Order {
-        bytes32 id;
         address maker;
+        /// @notice The service's reference of the order (keccak256 of its id); part of the on-chain id.
+        bytes32 ref;
+        /// @notice The API key the maker granted the pair to (keccak256 of its key id), as signed.
+        bytes32 integrator;
+        /// @notice The deviation the maker signed; 0 = the contract's maxDeviationBps.
+        uint16 maxDeviationBps;
         uint256 amountIn;
         uint256 fee;
         uint256 minAmountOut;
+        /// @notice ECDSA for EOAs; anything the maker's ERC-1271 isValidSignature accepts for contract wallets.
         bytes signature;
     }
 
@@ -39,13 +49,21 @@ contract OrderExecutor is PathExecutor, ReentrancyGuard, Eip712Domain {
         uint256 amountIn;
         uint256 fee;
         uint256 minAmountOut;
+        uint16 maxDeviationBps;
     }
 
     bytes32 public constant PAIR_AUTHORIZATION_TYPEHASH =
-        keccak256("PairAuthorization(address maker,address tokenIn,address tokenOut)");
+        keccak256(
+            "PairAuthorization(address maker,address tokenIn,address tokenOut,bytes32 integrator,uint16 maxDeviationBps)"
+        );
     uint16 public constant MAX_FEE_BPS_LIMIT = 1000;
+    /// @notice Gas a maker's wallet gets to receive the native coin; past it the maker is paid in WETH.
+    uint256 public constant NATIVE_PAYOUT_GAS = 30_000;
+    /// @notice How many orders a group may shed (each failing alone) before its remaining orders wait for the next
+    ///         batch: bounds the gas makers that fail on purpose can make a group spend.
+    uint256 public constant MAX_GROUP_RETRIES = 4;
 
-    // Check outcomes; 0 = passed. Strings only when an event needs one.
+    // Failure codes; 0 = passed. Named in events by _reason.
     uint256 private constant DEADLINE = 1;
     uint256 private constant ALREADY_EXECUTED = 2;
     uint256 private constant ZERO_AMOUNT = 3;
@@ -53,13 +71,21 @@ contract OrderExecutor is PathExecutor, ReentrancyGuard, Eip712Domain {
     uint256 private constant BAD_SIGNATURE = 5;
     uint256 private constant INSUFFICIENT_BALANCE = 6;
     uint256 private constant INSUFFICIENT_ALLOWANCE = 7;
+    uint256 private constant INSUFFICIENT_OUTPUT = 8;
+    uint256 private constant BELOW_PRICE_BOUND = 9;
+    uint256 private constant NO_PRICE_BOUND = 10;
+    uint256 private constant TRANSFER_IN_FAILED = 11;
+    uint256 private constant PAYOUT_FAILED = 12;
+    uint256 private constant SWAP_FAILED = 13;
+    uint256 private constant RETRY_LIMIT = 14;
 
     // One slot: both are read once per batch.
     address public feeCollector;
     uint16 public maxFeeBps;
 
     mapping(address => bool) public isExecutor;
-    mapping(bytes32 => bool) public executed;
+    /// @notice maker => on-chain order id => executed.
+    mapping(address => mapping(bytes32 => bool)) public executed;
 
     event OrderExecuted(
         bytes32 indexed id,
@@ -78,17 +104,19 @@ contract OrderExecutor is PathExecutor, ReentrancyGuard, Eip712Domain {
     error NotExecutor();
     error NotSelf();
     error BadConfig();
-    error DuplicateOrder(bytes32 id);
-    /// @dev Selector recognised by executeBatch to report INSUFFICIENT_OUTPUT instead of SWAP_FAILED.
-    error ShareBelowMinimum(bytes32 id, uint256 amountOut, uint256 minAmountOut);
+    /// @dev settleGroup's way of failing one order alone: the group is settled again without it.
+    error OrderRejected(uint256 index, uint256 failure);
+    /// @dev The group's token arrived short (fee-on-transfer or rebasing): the whole group fails.
+    error ShortTransferIn();
 
     constructor(
         address owner_,
         address weth_,
         Venues memory venues_,
         address feeCollector_,
-        uint16 maxFeeBps_
-    ) PathExecutor(owner_, weth_, venues_) Eip712Domain("TradeAggregationService", "1") {
+        uint16 maxFeeBps_,
+        PriceBoundConfig memory priceBound_
+    ) PathExecutor(owner_, weth_, venues_) PriceBound(priceBound_) Eip712Domain("TradeAggregationService", "1") {
         _setFeeCollector(feeCollector_);
         _setMaxFeeBps(maxFeeBps_);
     }
@@ -124,6 +152,19 @@ contract OrderExecutor is PathExecutor, ReentrancyGuard, Eip712Domain {
         return _domainSeparator();
     }
 
+    /// @notice An order's on-chain id: bound to its maker, pair, integrator, reference and amount, so an id names
+    ///         one order of one maker and nobody can spend another order's id.
+    function orderId(
+        address maker,
+        address tokenIn,
+        address tokenOut,
+        bytes32 integrator,
+        bytes32 ref,
+        uint256 amountIn
+    ) public pure returns (bytes32) {
+        return keccak256(abi.encode(maker, tokenIn, tokenOut, integrator, ref, amountIn));
+    }
+
     // ---- execution ----
 
     /// @notice Reverts only for a caller that is not a registered executor.
@@ -141,54 +182,94 @@ contract OrderExecutor is PathExecutor, ReentrancyGuard, Eip712Domain {
         uint256 passedCount;
         for (uint256 i; i < count; ++i) {
             Order calldata order = group.orders[i];
-            uint256 failure = expired ? DEADLINE : _check(order, group.tokenIn, group.tokenOut, maxFeeBps_, domain);
+            bytes32 id = orderId(order.maker, group.tokenIn, group.tokenOut, order.integrator, order.ref, order.amountIn);
+            uint256 failure = expired ? DEADLINE : _check(order, id, group.tokenIn, group.tokenOut, maxFeeBps_, domain);
             if (failure != 0) {
-                emit OrderFailed(order.id, order.maker, _reason(failure));
+                emit OrderFailed(id, order.maker, _reason(failure));
             } else {
                 passed[passedCount++] = Settlement(
-                    order.id,
+                    id,
                     order.maker,
                     order.amountIn,
                     order.fee,
-                    order.minAmountOut
+                    order.minAmountOut,
+                    order.maxDeviationBps
                 );
             }
         }
         if (passedCount == 0) return;
+        uint256 boundX128 = priceBound(group.tokenIn, group.tokenOut);
+        if (boundX128 == 0) return _failAll(passed, passedCount, NO_PRICE_BOUND);
+        for (uint256 retries; ; ++retries) {
+            assembly ("memory-safe") {
+                mstore(passed, passedCount)
+            }
+            // A self-call, so a failure undoes this group's transfers and nothing else.
+            try this.settleGroup(group.tokenIn, group.tokenOut, group.paths, passed, boundX128) {
+                return;
+            } catch (bytes memory err) {
+                (bool rejected, uint256 index, uint256 failure) = _rejection(err, passedCount);
+                if (!rejected) {
+                    bool short = err.length == 4 && bytes4(err) == ShortTransferIn.selector;
+                    return _failAll(passed, passedCount, short ? TRANSFER_IN_FAILED : SWAP_FAILED);
+                }
+                // The one order that cannot settle fails alone; the others are settled again without it.
+                emit OrderFailed(passed[index].id, passed[index].maker, _reason(failure));
+                passed[index] = passed[--passedCount];
+                if (passedCount == 0) return;
+                if (retries == MAX_GROUP_RETRIES) return _failAll(passed, passedCount, RETRY_LIMIT);
+            }
+        }
+    }
+
+    function _failAll(Settlement[] memory orders, uint256 count, uint256 failure) private {
+        string memory reason = _reason(failure);
+        for (uint256 i; i < count; ++i) emit OrderFailed(orders[i].id, orders[i].maker, reason);
+    }
+
+    /// @dev An OrderRejected(index, failure) revert of settleGroup with an index in range, or not one.
+    function _rejection(
+        bytes memory err,
+        uint256 count
+    ) private pure returns (bool rejected, uint256 index, uint256 failure) {
+        if (err.length != 68 || bytes4(err) != OrderRejected.selector) return (false, 0, 0);
         assembly ("memory-safe") {
-            mstore(passed, passedCount)
+            index := mload(add(err, 0x24))
+            failure := mload(add(err, 0x44))
         }
-        // A self-call so a failed swap or an unmet minimum undoes this group's transfers and nothing else.
-        try this.settleGroup(group.tokenIn, group.tokenOut, group.paths, passed) {} catch (bytes memory err) {
-            string memory reason = err.length >= 4 && bytes4(err) == ShareBelowMinimum.selector
-                ? "INSUFFICIENT_OUTPUT"
-                : "SWAP_FAILED";
-            for (uint256 i; i < passedCount; ++i) emit OrderFailed(passed[i].id, passed[i].maker, reason);
-        }
+        rejected = index < count;
     }
 
     /// @dev Every check that can be made without moving funds; returns 0 or the failure code.
     function _check(
         Order calldata order,
+        bytes32 id,
         address tokenIn,
         address tokenOut,
         uint256 maxFeeBps_,
         bytes32 domain
     ) private view returns (uint256) {
-        if (executed[order.id]) return ALREADY_EXECUTED;
+        address maker = order.maker;
+        if (executed[maker][id]) return ALREADY_EXECUTED;
         uint256 amountIn = order.amountIn;
         if (amountIn == 0) return ZERO_AMOUNT;
         // floor(amountIn * maxFeeBps / 10_000) without the overflow an absurd amountIn would cause (a panic here
         // would revert the whole batch).
         uint256 fee = order.fee;
         if (fee > (amountIn / 10_000) * maxFeeBps_ + ((amountIn % 10_000) * maxFeeBps_) / 10_000) return FEE_TOO_HIGH;
-        address maker = order.maker;
-        bytes32 structHash = keccak256(abi.encode(PAIR_AUTHORIZATION_TYPEHASH, maker, tokenIn, tokenOut));
-        (address signer, ECDSA.RecoverError err, ) = ECDSA.tryRecoverCalldata(
-            _hashTypedData(domain, structHash),
-            order.signature
+        bytes32 structHash = keccak256(
+            abi.encode(
+                PAIR_AUTHORIZATION_TYPEHASH,
+                maker,
+                tokenIn,
+                tokenOut,
+                order.integrator,
+                order.maxDeviationBps
+            )
         );
-        if (err != ECDSA.RecoverError.NoError || signer != maker) return BAD_SIGNATURE;
+        if (!MakerSignatures.isValidNow(maker, _hashTypedData(domain, structHash), order.signature)) {
+            return BAD_SIGNATURE;
+        }
         // fee <= amountIn / 10 here, so the sum overflows only for amounts no balance can hold.
         if (amountIn > type(uint256).max - fee) return INSUFFICIENT_BALANCE;
         uint256 total = amountIn + fee;
@@ -226,7 +307,14 @@ contract OrderExecutor is PathExecutor, ReentrancyGuard, Eip712Domain {
         if (failure == FEE_TOO_HIGH) return "FEE_TOO_HIGH";
         if (failure == BAD_SIGNATURE) return "BAD_SIGNATURE";
         if (failure == INSUFFICIENT_BALANCE) return "INSUFFICIENT_BALANCE";
-        return "INSUFFICIENT_ALLOWANCE";
+        if (failure == INSUFFICIENT_ALLOWANCE) return "INSUFFICIENT_ALLOWANCE";
+        if (failure == INSUFFICIENT_OUTPUT) return "INSUFFICIENT_OUTPUT";
+        if (failure == BELOW_PRICE_BOUND) return "BELOW_PRICE_BOUND";
+        if (failure == NO_PRICE_BOUND) return "NO_PRICE_BOUND";
+        if (failure == TRANSFER_IN_FAILED) return "TRANSFER_IN_FAILED";
+        if (failure == PAYOUT_FAILED) return "PAYOUT_FAILED";
+        if (failure == RETRY_LIMIT) return "RETRY_LIMIT";
+        return "SWAP_FAILED";
     }
 
     /// @notice Settles the orders of one group that passed the checks; callable only by this contract.
@@ -234,7 +322,8 @@ contract OrderExecutor is PathExecutor, ReentrancyGuard, Eip712Domain {
         address tokenIn,
         address tokenOut,
         Path[] calldata paths,
-        Settlement[] calldata orders
+        Settlement[] calldata orders,
+        uint256 boundX128
     ) external {
         if (msg.sender != address(this)) revert NotSelf();
         (uint256 totalIn, uint256 totalFee) = _collect(tokenIn, orders);
@@ -242,35 +331,74 @@ contract OrderExecutor is PathExecutor, ReentrancyGuard, Eip712Domain {
         bool nativeOut = tokenOut == NATIVE;
         uint256 gross = _executePaths(tokenIn, nativeOut ? weth : tokenOut, totalIn, paths);
         if (nativeOut) IWETH(weth).withdraw(gross);
-        _distribute(tokenIn, tokenOut, gross, totalIn, orders);
+        _distribute(tokenIn, tokenOut, gross, totalIn, orders, boundX128);
     }
 
-    /// @dev Marks the orders executed and pulls amountIn + fee from each maker.
+    /// @dev Marks the orders executed and pulls amountIn + fee from each maker; a maker whose transfer fails is
+    ///      rejected alone. The group's token must arrive in full: fee-on-transfer tokens are refused.
     function _collect(
         address tokenIn,
         Settlement[] calldata orders
     ) private returns (uint256 totalIn, uint256 totalFee) {
+        uint256 before = _readUint(tokenIn, IERC20.balanceOf.selector, address(this), address(0), 0x24);
         for (uint256 i; i < orders.length; ++i) {
             Settlement calldata order = orders[i];
             bytes32 id = order.id;
-            // Twice in one group: the first settlement would leave the second nothing to check against.
-            if (executed[id]) revert DuplicateOrder(id);
-            executed[id] = true;
+            address maker = order.maker;
+            // Twice in one group: the copy fails alone.
+            if (executed[maker][id]) revert OrderRejected(i, ALREADY_EXECUTED);
+            executed[maker][id] = true;
             uint256 amountIn = order.amountIn;
             uint256 fee = order.fee;
-            IERC20(tokenIn).safeTransferFrom(order.maker, address(this), amountIn + fee);
+            if (!_tryTransferFrom(tokenIn, maker, amountIn + fee)) revert OrderRejected(i, TRANSFER_IN_FAILED);
             totalIn += amountIn;
             totalFee += fee;
         }
+        uint256 received = _readUint(tokenIn, IERC20.balanceOf.selector, address(this), address(0), 0x24) - before;
+        if (received != totalIn + totalFee) revert ShortTransferIn();
     }
 
-    /// @dev Splits the output pro rata to amountIn (the last order takes the rounding remainder) and pays it.
+    /// @dev transferFrom(from, this, amount) that answers instead of reverting (no-bool tokens accepted).
+    function _tryTransferFrom(address token, address from, uint256 amount) private returns (bool ok) {
+        assembly ("memory-safe") {
+            let ptr := mload(0x40)
+            mstore(ptr, 0x23b872dd00000000000000000000000000000000000000000000000000000000)
+            mstore(add(ptr, 0x04), from)
+            mstore(add(ptr, 0x24), address())
+            mstore(add(ptr, 0x44), amount)
+            mstore(0x00, 0)
+            ok := call(gas(), token, 0, ptr, 0x64, 0x00, 0x20)
+            // No return data: a token without a bool (then it must have code); else the bool must be true.
+            switch returndatasize()
+            case 0 { ok := and(ok, gt(extcodesize(token), 0)) }
+            default { ok := and(ok, and(gt(returndatasize(), 0x1f), eq(mload(0x00), 1))) }
+        }
+    }
+
+    /// @dev transfer(to, amount) that answers instead of reverting.
+    function _tryTransfer(address token, address to, uint256 amount) private returns (bool ok) {
+        assembly ("memory-safe") {
+            let ptr := mload(0x40)
+            mstore(ptr, 0xa9059cbb00000000000000000000000000000000000000000000000000000000)
+            mstore(add(ptr, 0x04), to)
+            mstore(add(ptr, 0x24), amount)
+            mstore(0x00, 0)
+            ok := call(gas(), token, 0, ptr, 0x44, 0x00, 0x20)
+            switch returndatasize()
+            case 0 { ok := and(ok, gt(extcodesize(token), 0)) }
+            default { ok := and(ok, and(gt(returndatasize(), 0x1f), eq(mload(0x00), 1))) }
+        }
+    }
+
+    /// @dev Splits the output pro rata to amountIn (the last order takes the rounding remainder) and pays it. An
+    ///      order whose share is below its minimum or the price bound, or that cannot be paid, is rejected alone.
     function _distribute(
         address tokenIn,
         address tokenOut,
         uint256 gross,
         uint256 totalIn,
-        Settlement[] calldata orders
+        Settlement[] calldata orders,
+        uint256 boundX128
     ) private {
         uint256 remaining = gross;
         uint256 last = orders.length - 1;
@@ -278,9 +406,25 @@ contract OrderExecutor is PathExecutor, ReentrancyGuard, Eip712Domain {
             Settlement calldata order = orders[i];
             uint256 share = i == last ? remaining : (gross * order.amountIn) / totalIn;
             remaining -= share;
-            if (share < order.minAmountOut) revert ShareBelowMinimum(order.id, share, order.minAmountOut);
-            _payOut(tokenOut, order.maker, share);
+            if (share < order.minAmountOut) revert OrderRejected(i, INSUFFICIENT_OUTPUT);
+            if (share < minimumAtBound(order.amountIn, boundX128, order.maxDeviationBps)) {
+                revert OrderRejected(i, BELOW_PRICE_BOUND);
+            }
+            if (!_pay(tokenOut, order.maker, share)) revert OrderRejected(i, PAYOUT_FAILED);
             emit OrderExecuted(order.id, order.maker, tokenIn, tokenOut, order.amountIn, order.fee, share);
         }
+    }
+
+    /// @dev The native coin with a gas stipend, falling back to WETH for a wallet that refuses it or needs more gas.
+    function _pay(address token, address to, uint256 amount) private returns (bool) {
+        if (token != NATIVE) return _tryTransfer(token, to, amount);
+        bool sent;
+        // No return data copied: the wallet's answer is not ours to pay memory for.
+        assembly ("memory-safe") {
+            sent := call(NATIVE_PAYOUT_GAS, to, amount, 0, 0, 0, 0)
+        }
+        if (sent) return true;
+        IWETH(weth).deposit{value: amount}();
+        return _tryTransfer(weth, to, amount);
     }
 }
