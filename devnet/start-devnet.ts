@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Contract, ZeroAddress } from 'ethers';
+import { loadArtifact } from '../contracts-abi/artifacts';
 import { orderExecutorInterface } from '../shared/chain/contract-interfaces';
 import type { ChainConfig } from '../shared/config/config-schema';
 import type { Logger } from '../shared/log/create-logger';
@@ -56,6 +57,16 @@ async function hasCode(handle: ChainHandle, address: string): Promise<boolean> {
   return (await handle.provider.getCode(address)) !== '0x';
 }
 
+/**
+ * Whether the code at `address` is this build of our contract: the same length as its artifact's runtime code
+ * (immutables change bytes, never the length). A world saved by an older build (an OrderExecutor with another
+ * ABI) is deployed anew rather than served to a keeper that would encode calls it does not know.
+ */
+async function isCurrentBuild(handle: ChainHandle, address: string, name: 'OrderExecutor' | 'SwapRouter') {
+  const code = await handle.provider.getCode(address);
+  return code !== '0x' && code.length === loadArtifact(name).deployedBytecode.length;
+}
+
 /** Our SwapRouter's getters of the venues it was built with (PathExecutor's immutables). */
 const ROUTER_VENUES_ABI = MANIFEST_VENUE_KEYS.map((key) => `function ${key}() view returns (address)`);
 
@@ -88,7 +99,11 @@ async function reusable(
 ): Promise<ManifestChain | undefined> {
   if (!previous) return undefined;
   const { weth, swapRouter, orderExecutor } = previous.contracts;
-  const alive = await Promise.all([weth, swapRouter, orderExecutor].map((a) => hasCode(handle, a)));
+  const alive = await Promise.all([
+    hasCode(handle, weth),
+    isCurrentBuild(handle, swapRouter, 'SwapRouter'),
+    isCurrentBuild(handle, orderExecutor, 'OrderExecutor'),
+  ]);
   if (!alive.every(Boolean)) return undefined;
   const venues = await routerVenues(handle, swapRouter);
   if (!venues) return undefined;

@@ -34,6 +34,7 @@ export const V3_POOL_ABI = [
   'function token1() view returns (address)',
   'function liquidity() view returns (uint128)',
   'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
+  'function increaseObservationCardinalityNext(uint16 observationCardinalityNext)',
 ] as const;
 
 export const V3_POSITION_MANAGER_ABI = [

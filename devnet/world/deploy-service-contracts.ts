@@ -28,7 +28,34 @@ export interface ServiceContractsOptions {
   protocolFeePips?: number;
   /** OrderExecutor's cap on the execution fee per order; default 500 bps. */
   maxFeeBps?: number;
+  /** OrderExecutor's price bound (contracts-abi/src/PriceBound.sol); default DEFAULT_PRICE_BOUND. */
+  priceBound?: PriceBoundConfig;
+  /** USD price feeds (Chainlink AggregatorV3 shape) the OrderExecutor uses for pairs no Uniswap V3 pool prices. */
+  priceFeeds?: ReadonlyArray<{ token: string; feed: string }>;
 }
+
+/** The OrderExecutor's PriceBoundConfig, in its field order. */
+export interface PriceBoundConfig {
+  /** Seconds the Uniswap V3 average spans (shortened to a pool's history). */
+  twapWindow: number;
+  /** A pool with less history than this is not used. */
+  minTwapWindow: number;
+  /** The widest an execution may fall below the bound price, in basis points. */
+  maxDeviationBps: number;
+  /** A feed answer older than this (seconds) is not used. */
+  feedMaxAge: number;
+}
+
+/**
+ * Half an hour of Uniswap V3 history, 5% below it at most, feeds a day old at most. minTwapWindow is one second so
+ * a devnet just started (pools seeded seconds ago) has a bound at once; a real deployment sets minutes.
+ */
+export const DEFAULT_PRICE_BOUND: PriceBoundConfig = {
+  twapWindow: 1800,
+  minTwapWindow: 1,
+  maxDeviationBps: 500,
+  feedMaxAge: 86_400,
+};
 
 export interface ServiceContracts {
   spender: string;
@@ -75,6 +102,7 @@ export function queueServiceContracts(queue: TxQueue, opts: ServiceContractsOpti
     venuesTuple(opts.venues),
     opts.feeCollector,
     opts.maxFeeBps ?? DEFAULT_MAX_FEE_BPS,
+    priceBoundTuple(opts.priceBound ?? DEFAULT_PRICE_BOUND),
   ]);
   queue.call(
     'TokenSpender.setCaller(SwapRouter)',
@@ -94,7 +122,21 @@ export function queueServiceContracts(queue: TxQueue, opts: ServiceContractsOpti
       100_000n,
     );
   }
+  for (const { token, feed } of opts.priceFeeds ?? []) {
+    queue.call(
+      `OrderExecutor.setPriceFeed(${token})`,
+      orderExecutor,
+      executorArtifact.abi,
+      'setPriceFeed',
+      [token, feed],
+      100_000n,
+    );
+  }
   return { spender, swapRouter, orderExecutor };
+}
+
+function priceBoundTuple(c: PriceBoundConfig): number[] {
+  return [c.twapWindow, c.minTwapWindow, c.maxDeviationBps, c.feedMaxAge];
 }
 
 /**

@@ -1,8 +1,8 @@
 import { MaxUint256 } from 'ethers';
-import { ERC20_ABI, FAR_DEADLINE, V2_ROUTER_ABI, V3_POSITION_MANAGER_ABI } from './abis';
+import { ERC20_ABI, FAR_DEADLINE, V2_ROUTER_ABI, V3_POOL_ABI, V3_POSITION_MANAGER_ABI } from './abis';
 import type { UniswapContracts } from './deploy-uniswap';
 import type { TxQueue } from './tx-queue';
-import { sortTokens } from './uniswap-pool-address';
+import { sortTokens, v3PoolAddress } from './uniswap-pool-address';
 import { fullRangeTicks, sqrtPriceX96FromAmounts } from './v3-math';
 import { poolAmounts, type WorldSpec } from './world-spec';
 
@@ -41,6 +41,13 @@ export function queueV2Pools(queue: TxQueue, ctx: SeedContext): void {
     );
   }
 }
+
+/**
+ * Observations each devnet V3 pool keeps: the OrderExecutor's price bound averages over the pool's history (up to
+ * its TWAP window), as on a real chain, where the deep pools keep hundreds.
+ */
+export const V3_OBSERVATION_CARDINALITY = 64;
+const V3_CARDINALITY_GAS = 2_000_000n;
 
 /** Creates every V3 pool at the reference price and adds one full-range position holding the spec's amounts. */
 export function queueV3Pools(queue: TxQueue, ctx: SeedContext): void {
@@ -81,6 +88,14 @@ export function queueV3Pools(queue: TxQueue, ctx: SeedContext): void {
         },
       ],
       V3_MINT_GAS,
+    );
+    queue.call(
+      `${label} increaseObservationCardinalityNext`,
+      v3PoolAddress(ctx.uniswap.uniswapV3Factory, token0, token1, pool.fee),
+      V3_POOL_ABI,
+      'increaseObservationCardinalityNext',
+      [V3_OBSERVATION_CARDINALITY],
+      V3_CARDINALITY_GAS,
     );
   }
 }

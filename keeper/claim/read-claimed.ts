@@ -5,7 +5,7 @@ import type { KeeperOrderKind } from '../../shared/store/repositories/keeper-ord
 import { iterationAmount } from '../../shared/domain/dca-iteration-amount';
 import type { ExecutionOrder } from '../plan/execution-order';
 import { limitOrderTerms, strategyTerms } from '../plan/order-terms';
-import { onchainOrderId } from '../settle/execution-events';
+import { integratorOf, onchainOrderIdOf, orderRefOf } from '../../shared/domain/pair-authorization';
 
 export interface TokenDecimals {
   decimalsOf(chainId: number, address: string): number | undefined;
@@ -38,6 +38,24 @@ type Read = { order: ExecutionOrder } | { reason: string; detail: string };
 
 const TOKEN_NOT_LISTED: Read = { reason: 'TOKEN_NOT_LISTED', detail: 'a token of the pair is not listed' };
 
+/** The order's reference, integrator and on-chain id, as OrderExecutor.orderId derives it. */
+function onchainIdentity(
+  serviceId: string,
+  apiKey: string,
+  maker: string,
+  tokenIn: string,
+  tokenOut: string,
+  amountIn: bigint,
+): Pick<ExecutionOrder, 'onchainId' | 'ref' | 'integrator'> {
+  const ref = orderRefOf(serviceId);
+  const integrator = integratorOf(apiKey);
+  return {
+    ref,
+    integrator,
+    onchainId: onchainOrderIdOf({ maker, tokenIn, tokenOut, integrator, ref, amountIn }),
+  };
+}
+
 /** A claimed limit order in execution terms. */
 export function readLimitOrder(order: KeeperLimitOrder, ctx: ClaimContext): Read {
   const decimalsIn = ctx.tokens.decimalsOf(order.chainId, order.inTokenAddress);
@@ -49,7 +67,14 @@ export function readLimitOrder(order: KeeperLimitOrder, ctx: ClaimContext): Read
     order: {
       kind: 'limit',
       id: order.id,
-      onchainId: onchainOrderId(order.id).toLowerCase(),
+      ...onchainIdentity(
+        order.id,
+        order.apiKey,
+        order.accountTo,
+        order.inTokenAddress,
+        order.outTokenAddress,
+        read.terms.amountIn,
+      ),
       version: order.version,
       attemptNumber: order.attemptNumber,
       chainId: order.chainId,
@@ -84,7 +109,7 @@ export function readDcaOrder({ order, strategy }: ClaimedDcaOrder, ctx: ClaimCon
     order: {
       kind: 'dca',
       id: order.id,
-      onchainId: onchainOrderId(order.id).toLowerCase(),
+      ...onchainIdentity(order.id, s.apiKey, s.accountTo, s.tokenAddressFrom, s.tokenAddressTo, amountIn),
       version: order.version,
       attemptNumber: order.attemptNumber,
       chainId: s.chainIdFrom,

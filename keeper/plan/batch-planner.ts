@@ -32,10 +32,34 @@ export interface GroupPlan {
   notCrossed: ExecutionOrder[];
 }
 
-/** The output an order needs: its own minimum, and for a limit order amountIn + fee at the trigger price. */
-function requiredOut(p: PricedOrder): bigint {
+/**
+ * The OrderExecutor's price bound of a pair as the contract applies it (PriceBound.minimumAtBound): the bound price
+ * (Q128, out base units per in base unit) and the deviation allowed below it.
+ */
+export interface PairBound {
+  priceX128: bigint;
+  deviationBps: bigint;
+}
+
+const Q128 = 1n << 128n;
+
+/** floor(floor(amountIn × price / 2^128) × (10⁴ − deviation) / 10⁴): the contract's arithmetic exactly. */
+export function minimumAtBound(amountIn: bigint, bound: PairBound): bigint {
+  return (((amountIn * bound.priceX128) / Q128) * (10_000n - bound.deviationBps)) / 10_000n;
+}
+
+/**
+ * The output an order needs: its own minimum, the chain's price bound, and for a limit order amountIn + fee at
+ * the trigger price.
+ */
+function requiredOut(p: PricedOrder, bound: PairBound | undefined): bigint {
   const { order } = p;
-  if (order.priceTrigger === undefined) return order.minAmountOut;
+  let required = order.minAmountOut;
+  if (bound) {
+    const atBound = minimumAtBound(order.amountIn, bound);
+    if (atBound > required) required = atBound;
+  }
+  if (order.priceTrigger === undefined) return required;
   const atTrigger = valueAtPrice(
     order.amountIn + p.fee,
     order.priceTrigger,
@@ -43,7 +67,7 @@ function requiredOut(p: PricedOrder): bigint {
     order.decimalsOut,
     'up',
   );
-  return atTrigger > order.minAmountOut ? atTrigger : order.minAmountOut;
+  return atTrigger > required ? atTrigger : required;
 }
 
 interface Routed {
@@ -62,13 +86,14 @@ export function planGroup(
   engine: QuoteEngine,
   orders: readonly PricedOrder[],
   gasPriceWei: bigint,
+  bound?: PairBound,
 ): GroupPlan {
   if (orders.length === 0) return { notCrossed: [] };
   const first = orders[0]!.order;
   // Most willing first: the smallest required price per unit sold.
   const sorted = [...orders].sort((a, b) => {
-    const ra = requiredOut(a) * b.order.amountIn;
-    const rb = requiredOut(b) * a.order.amountIn;
+    const ra = requiredOut(a, bound) * b.order.amountIn;
+    const rb = requiredOut(b, bound) * a.order.amountIn;
     return ra < rb ? -1 : ra > rb ? 1 : 0;
   });
   const route = (prefix: readonly PricedOrder[]): Routed | undefined => {
@@ -90,7 +115,7 @@ export function planGroup(
   };
   const satisfied = (prefix: readonly PricedOrder[], routed: Routed): boolean => {
     const total = prefix.reduce((sum, p) => sum + p.order.amountIn, 0n);
-    return prefix.every((p) => (routed.gross * p.order.amountIn) / total >= requiredOut(p));
+    return prefix.every((p) => (routed.gross * p.order.amountIn) / total >= requiredOut(p, bound));
   };
   let best: { count: number; routed: Routed } | undefined;
   let [lo, hi] = [1, sorted.length];
@@ -124,7 +149,8 @@ export function planGroup(
         tokenOut: getAddress(first.tokenOut),
         paths: best.routed.paths,
         orders: planned.map((p) => ({
-          onchainId: p.order.onchainId,
+          ref: p.order.ref,
+          integrator: p.order.integrator,
           maker: p.order.maker,
           amountIn: p.order.amountIn,
           fee: p.fee,

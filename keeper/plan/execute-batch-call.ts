@@ -2,9 +2,11 @@ import { getAddress } from 'ethers';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import type { PathParams } from '../../shared/routing/swap-calldata';
 import { fundingKey } from './funding-check';
+import { DEFAULT_MAX_DEVIATION_BPS, onchainOrderIdOf } from '../../shared/domain/pair-authorization';
 
 export interface BatchOrder {
-  onchainId: string;
+  ref: string;
+  integrator: string;
   maker: string;
   amountIn: bigint;
   fee: bigint;
@@ -28,8 +30,10 @@ export function encodeExecuteBatch(groups: readonly BatchGroup[], deadline: bigi
       tokenOut: g.tokenOut,
       paths: g.paths,
       orders: g.orders.map((o) => ({
-        id: o.onchainId,
         maker: getAddress(o.maker),
+        ref: o.ref,
+        integrator: o.integrator,
+        maxDeviationBps: DEFAULT_MAX_DEVIATION_BPS,
         amountIn: o.amountIn,
         fee: o.fee,
         minAmountOut: o.minAmountOut,
@@ -56,4 +60,45 @@ export function batchPulls(calldata: string): Map<string, bigint> {
     }
   }
   return pulls;
+}
+
+/** One order of a sent batch as the contract identifies it. */
+export interface BatchOrderIdentity {
+  /** OrderExecutor.orderId, lowercase. */
+  onchainId: string;
+  /** Lowercase. */
+  maker: string;
+  amountIn: bigint;
+}
+
+/**
+ * The orders an executeBatch transaction carries, by their reference (keccak256 of the service id, lowercase):
+ * what the keeper settles each of its orders against (an event counts only with this id, maker and amount).
+ */
+export function batchOrderIdentities(calldata: string): Map<string, BatchOrderIdentity> {
+  const identities = new Map<string, BatchOrderIdentity>();
+  const [groups] = orderExecutorInterface().decodeFunctionData('executeBatch', calldata) as unknown as [
+    Array<{
+      tokenIn: string;
+      tokenOut: string;
+      orders: Array<{ maker: string; ref: string; integrator: string; amountIn: bigint }>;
+    }>,
+  ];
+  for (const group of groups) {
+    for (const order of group.orders) {
+      identities.set(order.ref.toLowerCase(), {
+        onchainId: onchainOrderIdOf({
+          maker: order.maker,
+          tokenIn: group.tokenIn,
+          tokenOut: group.tokenOut,
+          integrator: order.integrator,
+          ref: order.ref,
+          amountIn: order.amountIn,
+        }),
+        maker: order.maker.toLowerCase(),
+        amountIn: order.amountIn,
+      });
+    }
+  }
+  return identities;
 }

@@ -3,8 +3,12 @@ export interface ExecutionOrder {
   kind: 'limit' | 'dca';
   /** The service id (limit order id or DCA order id). */
   id: string;
-  /** keccak256 of `id`: the order's id in OrderExecutor. */
+  /** OrderExecutor.orderId of the order (maker, pair, integrator, ref, amountIn), lowercase. */
   onchainId: string;
+  /** keccak256 of `id`: the service's reference of the order on-chain. */
+  ref: string;
+  /** keccak256 of the API key that created the order: the maker's authorization must name it. */
+  integrator: string;
   /** The version the claim returned (submitBatch refuses an order changed since). */
   version: number;
   attemptNumber: number;

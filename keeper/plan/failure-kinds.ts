@@ -22,6 +22,17 @@ export const FAILURE_KINDS = {
   INSUFFICIENT_OUTPUT: 'next-block',
   DEADLINE: 'next-block',
   SWAP_FAILED: 'back-off',
+  // The execution would pay less than the chain's price bound (a time-weighted price less the deviation): the
+  // market moved away from its average; the order waits for the next block.
+  BELOW_PRICE_BOUND: 'next-block',
+  // The chain has no price bound for the pair (no Uniswap V3 history, no fresh feed); may come back.
+  NO_PRICE_BOUND: 'back-off',
+  // The maker's tokens could not be pulled (a blacklisted maker, a token that refused or arrived short).
+  TRANSFER_IN_FAILED: 'final',
+  // The maker cannot be paid (blacklisted for the output token): it failed alone, its group went on.
+  PAYOUT_FAILED: 'final',
+  // Other orders of its group failed alone more often than a group may retry: this one waits for the next batch.
+  RETRY_LIMIT: 'next-block',
   // The keeper's own.
   expired: 'final',
   TOKEN_NOT_LISTED: 'final',

@@ -9,13 +9,20 @@ import type { KeeperMetrics } from '../keeper-metrics';
 import type { OrderMoves } from '../order-moves';
 import type { RowGuard } from '../row-guard';
 import { isOutageError, type ChainAvailability } from '../watch/chain-availability';
-import { planGroup, type PlannedGroup, type PlannedOrder, type PricedOrder } from './batch-planner';
+import {
+  planGroup,
+  type PairBound,
+  type PlannedGroup,
+  type PlannedOrder,
+  type PricedOrder,
+} from './batch-planner';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { batchPulls } from './execute-batch-call';
 import { GAS_PER_ORDER, executionFee } from '../../shared/routing/execution-fee';
 import type { ExecutionOrder } from './execution-order';
 import { checkFunding } from './funding-check';
 import { PairSignatureVerifier } from '../../shared/domain/pair-signature';
+import { DEFAULT_MAX_DEVIATION_BPS } from '../../shared/domain/pair-authorization';
 
 /** A batch ready to submit: one group per pair, and the gas price its fees were computed at. */
 export interface BatchPlan {
@@ -47,6 +54,7 @@ export interface PlanStageDeps {
 export class PlanStage {
   private readonly signatures = new PairSignatureVerifier();
   private maxFeeBps: bigint | undefined;
+  private maxDeviationBps: bigint | undefined;
 
   constructor(private readonly deps: PlanStageDeps) {}
 
@@ -105,14 +113,26 @@ export class PlanStage {
       orders,
       (o) => o.id,
       async (order) => {
-        const signed = this.signatures.isValid({
-          chainId: deps.chain.chainId,
-          orderExecutor: deps.chain.contracts.orderExecutor,
-          maker: order.maker,
-          tokenIn: getAddress(order.tokenIn),
-          tokenOut: getAddress(order.tokenOut),
-          signature: order.signature,
-        });
+        const signed = await this.signatures
+          .isValid(
+            {
+              chainId: deps.chain.chainId,
+              orderExecutor: deps.chain.contracts.orderExecutor,
+              maker: order.maker,
+              tokenIn: getAddress(order.tokenIn),
+              tokenOut: getAddress(order.tokenOut),
+              integrator: order.integrator,
+              maxDeviationBps: DEFAULT_MAX_DEVIATION_BPS,
+              signature: order.signature,
+            },
+            deps.client,
+          )
+          .catch((err: unknown) => {
+            if (!isOutageError(err)) throw err;
+            deps.availability.rpcFailed();
+            return undefined;
+          });
+        if (signed === undefined) return deps.moves.fail(order, 'RPC_ERROR');
         if (!signed) return deps.moves.fail(order, 'BAD_SIGNATURE');
         const fee = executionFee({
           prices: deps.prices,
@@ -170,7 +190,15 @@ export class PlanStage {
       byPair.values(),
       (pairOrders) => `${pairOrders[0]!.order.tokenIn}>${pairOrders[0]!.order.tokenOut}`,
       async (pairOrders) => {
-        const plan = planGroup(deps.engine, pairOrders, gasPrice);
+        const first = pairOrders[0]!.order;
+        const bound = await this.pairBound(first.tokenIn, first.tokenOut);
+        if (bound === undefined) {
+          return deps.moves.failAll(
+            pairOrders.map((p) => p.order),
+            'NO_PRICE_BOUND',
+          );
+        }
+        const plan = planGroup(deps.engine, pairOrders, gasPrice, bound);
         for (const o of plan.notCrossed) await deps.moves.release(o);
         if (plan.planned) groups.push(plan.planned);
       },
@@ -181,6 +209,25 @@ export class PlanStage {
         ),
     );
     return groups;
+  }
+
+  /**
+   * The contract's price bound of the pair now (one eth_call per pair and batch); undefined when the chain has no
+   * bound for it (no Uniswap V3 history, no fresh feeds): the contract would fail its orders NO_PRICE_BOUND.
+   */
+  private async pairBound(tokenIn: string, tokenOut: string): Promise<PairBound | undefined> {
+    const iface = orderExecutorInterface();
+    const to = this.deps.chain.contracts.orderExecutor;
+    if (this.maxDeviationBps === undefined) {
+      const data = await this.deps.client.call({ to, data: iface.encodeFunctionData('maxDeviationBps', []) });
+      this.maxDeviationBps = BigInt(iface.decodeFunctionResult('maxDeviationBps', data)[0] as bigint);
+    }
+    const data = await this.deps.client.call({
+      to,
+      data: iface.encodeFunctionData('priceBound', [getAddress(tokenIn), getAddress(tokenOut)]),
+    });
+    const priceX128 = BigInt(iface.decodeFunctionResult('priceBound', data)[0] as bigint);
+    return priceX128 === 0n ? undefined : { priceX128, deviationBps: this.maxDeviationBps };
   }
 
   private async orderExecutorMaxFeeBps(): Promise<bigint> {

@@ -1,4 +1,4 @@
-import { formatUnits } from 'ethers';
+import { formatUnits, Transaction } from 'ethers';
 import type {
   BatchOutcomes,
   DcaOrderOutcome,
@@ -8,8 +8,9 @@ import type {
 import type { KeeperOrderKind, OrderSuccess } from '../../shared/store/repositories/keeper-order-repository';
 import { workOf, type OrderWorks, type TokenPairDecimals } from '../order-work';
 import { decideFailure } from '../plan/failure-kinds';
-import type { ExecutionEvent } from './execution-events';
-import { onchainOrderId } from './execution-events';
+import { orderRefOf } from '../../shared/domain/pair-authorization';
+import { batchOrderIdentities } from '../plan/execute-batch-call';
+import { eventOf, type ExecutionEvent } from './execution-events';
 
 type ExecutedEvent = Extract<ExecutionEvent, { kind: 'executed' }>;
 
@@ -51,16 +52,18 @@ export interface SettledOrder {
  * without an event (the whole transaction reverted) failed with TRANSACTION_REVERTED, which backs off.
  */
 export async function batchOutcomes(
-  tx: KeeperTransaction,
+  tx: Pick<KeeperTransaction, 'limitOrderIds' | 'dcaOrderIds' | 'rawTx'>,
   events: readonly ExecutionEvent[],
   works: OrderWorks,
   nowMs: number,
 ): Promise<{ outcomes: BatchOutcomes; settled: SettledOrder[] }> {
   const byId = new Map(events.map((e) => [e.onchainId, e]));
+  const identities = batchOrderIdentities(Transaction.from(tx.rawTx).data);
+  const eventFor = (id: string) => eventOf(byId, identities.get(orderRefOf(id).toLowerCase()));
   const settled: SettledOrder[] = [];
   const limitOrders: LimitOrderOutcome[] = [];
   for (const id of tx.limitOrderIds) {
-    const event = byId.get(onchainOrderId(id).toLowerCase());
+    const event = eventFor(id);
     if (event?.kind === 'executed') {
       limitOrders.push({ id, kind: 'completed' });
       settled.push({ kind: 'limit', id, result: 'executed' });
@@ -79,7 +82,7 @@ export async function batchOutcomes(
   }
   const dcaOrders: DcaOrderOutcome[] = [];
   for (const id of tx.dcaOrderIds) {
-    const event = byId.get(onchainOrderId(id).toLowerCase());
+    const event = eventFor(id);
     if (event?.kind === 'executed') {
       // An executed order is successful even when its tokens' decimals are gone from the list (amounts then 0).
       const amounts = executedAmounts(event, await workOf(works, 'dca').decimals(id));

@@ -7,7 +7,7 @@ import type {
 import { byKind } from '../order-work';
 import { encodeExecuteBatch } from '../plan/execute-batch-call';
 import type { PlannedGroup } from '../plan/batch-planner';
-import { BATCH_BASE_GAS, GAS_PER_ORDER } from '../../shared/routing/execution-fee';
+import { BATCH_BASE_GAS, GAS_PER_ORDER, PRICE_BOUND_GAS_PER_GROUP } from '../../shared/routing/execution-fee';
 import { isOutageError } from '../watch/chain-availability';
 import type { ExecutorWallet } from './executor-wallet';
 import type { FeePolicy, TxFees } from './fee-policy';
@@ -71,7 +71,11 @@ export async function submitBatch(
   );
   const orderCount = BigInt(groups.reduce((n, g) => n + g.orders.length, 0));
   const routeGas = groups.reduce((sum, g) => sum + g.gasEstimate, 0n);
-  const gasEstimate = BATCH_BASE_GAS + GAS_PER_ORDER * orderCount + ROUTE_GAS_FACTOR * routeGas;
+  const gasEstimate =
+    BATCH_BASE_GAS +
+    GAS_PER_ORDER * orderCount +
+    ROUTE_GAS_FACTOR * routeGas +
+    PRICE_BOUND_GAS_PER_GROUP * BigInt(groups.length);
   try {
     await ctx.client.call({ from: wallet.address, to: ctx.orderExecutor, data, gasLimit: gasEstimate });
   } catch (err) {

@@ -10,7 +10,9 @@ import type { KeeperMetrics } from '../keeper-metrics';
 import { workOf, type OrderWorks } from '../order-work';
 import type { RowGuard } from '../row-guard';
 import { batchOutcomes, executedAmounts, ordersOfTransaction } from '../settle/batch-outcomes';
-import { executionEvents, onchainOrderId, type ExecutionEvent } from '../settle/execution-events';
+import { eventOf, executionEvents, type ExecutionEvent } from '../settle/execution-events';
+import { batchOrderIdentities, type BatchOrderIdentity } from '../plan/execute-batch-call';
+import { orderRefOf } from '../../shared/domain/pair-authorization';
 
 type ExecutedEvent = Extract<ExecutionEvent, { kind: 'executed' }>;
 import type { FeePolicy, TxFees } from '../submit/fee-policy';
@@ -201,11 +203,17 @@ export class TransactionTracker {
       );
   }
 
-  /** The nonce went to another transaction: complete what the contract executed, return the rest. */
+  /**
+   * The nonce went to another transaction: complete what the contract executed (its event found, with this order's
+   * maker and amount), return the rest. Never completed without the transaction that executed it.
+   */
   private async dropped(row: KeeperTransaction, head: number): Promise<void> {
     const { deps } = this;
+    const identities = batchOrderIdentities(Transaction.from(row.rawTx).data);
     for (const { kind, id } of ordersOfTransaction(row)) {
-      const found = await this.executedEvent(onchainOrderId(id), row.submittedBlock ?? head);
+      const identity = identities.get(orderRefOf(id).toLowerCase());
+      if (!identity) continue;
+      const found = await this.executedEvent(identity, row.submittedBlock ?? head);
       if (!found) continue;
       const work = workOf(deps.works, kind);
       const success = {
@@ -222,31 +230,35 @@ export class TransactionTracker {
   }
 
   /**
-   * The OrderExecuted event of an order (by on-chain id) the contract marked executed, searched from `fromBlock`;
-   * undefined when the contract has not executed it.
+   * The OrderExecuted event of an order the contract marked executed (its id, maker and amount), searched from
+   * `fromBlock`, with the transaction that emitted it; undefined when the contract has not executed it or its
+   * event is not found (then the order is not settled as executed).
    */
   private async executedEvent(
-    onchainId: string,
+    identity: BatchOrderIdentity,
     fromBlock: number,
-  ): Promise<{ txHash: string; event: ExecutedEvent | undefined } | undefined> {
+  ): Promise<{ txHash: string; event: ExecutedEvent } | undefined> {
     const { deps } = this;
+    const iface = orderExecutorInterface();
     const data = await deps.client.call({
       to: deps.orderExecutor,
-      data: orderExecutorInterface().encodeFunctionData('executed', [onchainId]),
+      data: iface.encodeFunctionData('executed', [identity.maker, identity.onchainId]),
     });
-    if (!(orderExecutorInterface().decodeFunctionResult('executed', data)[0] as boolean)) return undefined;
+    if (!(iface.decodeFunctionResult('executed', data)[0] as boolean)) return undefined;
     const logs = (await deps.client.send('eth_getLogs', [
       {
         address: deps.orderExecutor,
-        topics: [orderExecutorInterface().getEvent('OrderExecuted')!.topicHash, onchainId],
+        topics: [iface.getEvent('OrderExecuted')!.topicHash, identity.onchainId],
         fromBlock: `0x${Math.max(0, fromBlock - 1).toString(16)}`,
         toBlock: 'latest',
       },
     ])) as { address: string; topics: string[]; data: string; transactionHash: string }[];
-    const log = logs[0];
-    if (!log) return { txHash: '', event: undefined };
-    const [event] = executionEvents([log as unknown as Log], deps.orderExecutor);
-    return { txHash: log.transactionHash, event: event?.kind === 'executed' ? event : undefined };
+    for (const log of logs) {
+      const events = executionEvents([log as unknown as Log], deps.orderExecutor);
+      const event = eventOf(new Map(events.map((e) => [e.onchainId, e])), identity);
+      if (event?.kind === 'executed') return { txHash: log.transactionHash, event };
+    }
+    return undefined;
   }
 
   private async settleMined(row: KeeperTransaction, head: number): Promise<void> {
@@ -265,10 +277,13 @@ export class TransactionTracker {
     const events = receipt.status === 1 ? executionEvents(receipt.logs, deps.orderExecutor) : [];
     // ALREADY_EXECUTED for one of our own orders: another transaction executed it (an earlier copy of this batch,
     // a keeper that lost its lease). Its OrderExecuted event is the truth, not this failure.
+    const identities = [...batchOrderIdentities(Transaction.from(row.rawTx).data).values()];
     for (const [i, event] of events.entries()) {
       if (event.kind !== 'failed' || event.reason !== 'ALREADY_EXECUTED') continue;
-      const earlier = await this.executedEvent(event.onchainId, row.submittedBlock ?? row.minedBlock);
-      if (earlier?.event) events[i] = earlier.event;
+      const identity = identities.find((o) => o.onchainId === event.onchainId && o.maker === event.maker);
+      if (!identity) continue;
+      const earlier = await this.executedEvent(identity, row.submittedBlock ?? row.minedBlock);
+      if (earlier) events[i] = earlier.event;
     }
     const { outcomes, settled } = await batchOutcomes(row, events, deps.works, deps.now());
     const result = await deps.transactions.settleBatch(row.id, deps.owner, outcomes, deps.now());

@@ -114,6 +114,11 @@ export class ChainClient {
     return this.execute('eth_call', (p) => p.call({ ...tx, blockTag }));
   }
 
+  /** The code at an address ('0x' for an EOA; an EIP-7702 account shows its delegation designator). */
+  getCode(address: string): Promise<string> {
+    return this.execute('eth_getCode', (p) => p.getCode(address));
+  }
+
   estimateGas(tx: CallRequest): Promise<bigint> {
     return this.execute('eth_estimateGas', (p) => p.estimateGas(tx));
   }

@@ -1,8 +1,9 @@
-import { getAddress } from 'ethers';
+import { AbiCoder, getAddress, id, keccak256 } from 'ethers';
 
 /**
- * The maker's pair authorization as the OrderExecutor checks it (contracts-abi/src/Eip712Domain.sol): one EIP-712
- * signature per maker and token pair serves every limit order and DCA strategy of that pair.
+ * The maker's pair authorization as the OrderExecutor checks it (contracts-abi/src/OrderExecutor.sol): one EIP-712
+ * signature per maker, token pair and integrator (API key) serves every limit order and DCA strategy of that pair
+ * created with that key. An order created with another key carries another integrator and fails BAD_SIGNATURE.
  */
 
 /** The EIP-712 domain, completed per chain with its chainId and the OrderExecutor as verifyingContract. */
@@ -13,8 +14,21 @@ export const PAIR_AUTHORIZATION_TYPES = {
     { name: 'maker', type: 'address' },
     { name: 'tokenIn', type: 'address' },
     { name: 'tokenOut', type: 'address' },
+    { name: 'integrator', type: 'bytes32' },
+    { name: 'maxDeviationBps', type: 'uint16' },
   ],
 };
+
+/**
+ * The deviation below the on-chain price bound every authorization signs today: 0 stands for the contract's own
+ * bound (fixed at deployment). A maker-chosen tighter bound is a later extension of the order bodies.
+ */
+export const DEFAULT_MAX_DEVIATION_BPS = 0;
+
+/** The integrator an API key signs for: keccak256 of the key id's UTF-8 bytes. */
+export function integratorOf(apiKey: string): string {
+  return id(apiKey);
+}
 
 /** The domain a maker signs against on one chain. */
 export function pairAuthorizationDomain(
@@ -32,28 +46,80 @@ export const EIP712_DOMAIN_TYPE = [
   { name: 'verifyingContract', type: 'address' },
 ];
 
+export interface PairAuthorizationMessage {
+  maker: string;
+  tokenIn: string;
+  tokenOut: string;
+  /** 0x-prefixed 32-byte hex: integratorOf(the API key id). */
+  integrator: string;
+  maxDeviationBps: number;
+}
+
 /** One maker's pair authorization as a wallet signs it: the object `eth_signTypedData_v4` takes. */
 export interface PairAuthorizationTypedData {
   domain: ReturnType<typeof pairAuthorizationDomain>;
   types: { EIP712Domain: typeof EIP712_DOMAIN_TYPE } & typeof PAIR_AUTHORIZATION_TYPES;
   primaryType: 'PairAuthorization';
-  message: { maker: string; tokenIn: string; tokenOut: string };
+  message: PairAuthorizationMessage;
 }
 
-/** Addresses in EIP-55 form: that is what a wallet shows the maker, and what the contract hashes either way. */
+/** The message of a maker's pair for one API key, addresses in EIP-55 form (what a wallet shows the maker). */
+export function pairAuthorizationMessage(
+  pair: { maker: string; tokenIn: string; tokenOut: string },
+  apiKey: string,
+  maxDeviationBps = DEFAULT_MAX_DEVIATION_BPS,
+): PairAuthorizationMessage {
+  return {
+    maker: getAddress(pair.maker),
+    tokenIn: getAddress(pair.tokenIn),
+    tokenOut: getAddress(pair.tokenOut),
+    integrator: integratorOf(apiKey),
+    maxDeviationBps,
+  };
+}
+
 export function pairAuthorizationTypedData(
   chainId: number,
   orderExecutor: string,
   pair: { maker: string; tokenIn: string; tokenOut: string },
+  apiKey: string,
 ): PairAuthorizationTypedData {
   return {
     domain: pairAuthorizationDomain(chainId, getAddress(orderExecutor)),
     types: { EIP712Domain: EIP712_DOMAIN_TYPE, ...PAIR_AUTHORIZATION_TYPES },
     primaryType: 'PairAuthorization',
-    message: {
-      maker: getAddress(pair.maker),
-      tokenIn: getAddress(pair.tokenIn),
-      tokenOut: getAddress(pair.tokenOut),
-    },
+    message: pairAuthorizationMessage(pair, apiKey),
   };
+}
+
+/** The service's reference of an order or DCA iteration on-chain: keccak256 of its id's UTF-8 bytes. */
+export function orderRefOf(serviceId: string): string {
+  return id(serviceId);
+}
+
+/**
+ * OrderExecutor.orderId: the on-chain id of one order, bound to its maker, pair (as the contract sees it:
+ * checksummed, the native coin as its pseudo-address), integrator, reference and amount.
+ */
+export function onchainOrderIdOf(order: {
+  maker: string;
+  tokenIn: string;
+  tokenOut: string;
+  integrator: string;
+  ref: string;
+  amountIn: bigint;
+}): string {
+  return keccak256(
+    AbiCoder.defaultAbiCoder().encode(
+      ['address', 'address', 'address', 'bytes32', 'bytes32', 'uint256'],
+      [
+        getAddress(order.maker),
+        getAddress(order.tokenIn),
+        getAddress(order.tokenOut),
+        order.integrator,
+        order.ref,
+        order.amountIn,
+      ],
+    ),
+  ).toLowerCase();
 }

@@ -7,7 +7,7 @@ import {
   pairAuthorizationTypedData,
   type PairAuthorizationTypedData,
 } from '../../../shared/domain/pair-authorization';
-import { isValidPairSignature } from '../../../shared/domain/pair-signature';
+import { isValidMakerSignature, isValidPairSignature } from '../../../shared/domain/pair-signature';
 import { BATCH_BASE_GAS, GAS_PER_ORDER, executionFee } from '../../../shared/routing/execution-fee';
 import type { Prices } from '../../../shared/routing/prices/usd-prices';
 import type { Store } from '../../../shared/store/store';
@@ -140,9 +140,10 @@ export function orderAuthorizationRoute(deps: OrderAuthorizationDeps): RouteDefi
       if (details.length || !tokenIn) throw new ValidationError(INVALID_QUERY, details);
 
       const pair = { maker: q.accountTo, tokenIn: q.tokenIn, tokenOut: q.tokenOut };
-      const typedData = pairAuthorizationTypedData(chainId, contracts.orderExecutor, pair);
-      const client = deps.clients.find(chainId);
       const apiKey = signingKeyOf(auth);
+      // Granted to the calling key: an order another key creates with this signature fails BAD_SIGNATURE.
+      const typedData = pairAuthorizationTypedData(chainId, contracts.orderExecutor, pair, apiKey);
+      const client = deps.clients.find(chainId);
       const readState = async () => {
         if (!client) throw new Error(`no RPC client for chain ${chainId}`);
         return readMakerTokenState(client, contracts, typedData.message.maker, typedData.message.tokenIn);
@@ -174,14 +175,15 @@ export function orderAuthorizationRoute(deps: OrderAuthorizationDeps): RouteDefi
         ...limitOrders.filter((o) => o.outTokenAddress.toLowerCase() === outLower).map((o) => o.signature),
         ...strategies.filter((s) => s.tokenAddressTo.toLowerCase() === outLower).map((s) => s.signature),
       ]);
-      const validSignatureHeld = [...signatures].some((signature) =>
-        isValidPairSignature({
-          chainId,
-          orderExecutor: contracts.orderExecutor,
-          ...typedData.message,
-          signature,
+      const checks = await Promise.all(
+        [...signatures].map((signature) => {
+          const held = { chainId, orderExecutor: contracts.orderExecutor, ...typedData.message, signature };
+          if (isValidPairSignature(held)) return true;
+          // A contract wallet's signature is its isValidSignature's answer; no answer counts as not held.
+          return client ? isValidMakerSignature(held, client).catch(() => false) : false;
         }),
       );
+      const validSignatureHeld = checks.some(Boolean);
       return {
         chainId,
         accountTo: q.accountTo,

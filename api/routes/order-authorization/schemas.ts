@@ -21,7 +21,7 @@ export const orderAuthorizationParameters: ParameterDoc[] = [
     name: 'accountTo',
     in: 'query',
     required: true,
-    description: 'The maker wallet (an externally owned account)',
+    description: 'The maker wallet: an externally owned account or a contract wallet (ERC-1271, EIP-7702)',
     schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
   },
   {
@@ -82,7 +82,9 @@ export const orderAuthorizationSchema: SchemaObject = {
       description:
         'The pair authorization to sign, exactly as `eth_signTypedData_v4` takes it (ethers: `signTypedData(domain, ' +
         '{PairAuthorization: types.PairAuthorization}, message)`). The 65-byte signature is the `signature` of ' +
-        'every limit order and DCA strategy of this maker and pair.',
+        'every limit order and DCA strategy of this maker and pair created with this API key (`integrator`); an ' +
+        'order of another key carrying it fails `BAD_SIGNATURE`. A contract wallet (ERC-1271, EIP-7702) signs ' +
+        'the same message; its `isValidSignature` is asked at execution.',
       required: ['domain', 'types', 'primaryType', 'message'],
       properties: {
         domain: {
@@ -106,11 +108,21 @@ export const orderAuthorizationSchema: SchemaObject = {
         primaryType: { type: 'string', enum: ['PairAuthorization'] },
         message: {
           type: 'object',
-          required: ['maker', 'tokenIn', 'tokenOut'],
+          required: ['maker', 'tokenIn', 'tokenOut', 'integrator', 'maxDeviationBps'],
           properties: {
             maker: { type: 'string' },
             tokenIn: { type: 'string' },
             tokenOut: { type: 'string' },
+            integrator: {
+              type: 'string',
+              description:
+                'keccak256 of the calling API key id: the authorization serves only orders this key creates',
+            },
+            maxDeviationBps: {
+              type: 'integer',
+              description:
+                "0: the order contract's own bound below its manipulation-resistant price applies (see README)",
+            },
           },
         },
       },
