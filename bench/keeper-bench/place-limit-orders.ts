@@ -21,13 +21,16 @@ const DAY_MS = 86_400_000;
 
 /**
  * Creates `count` WETH → USDC limit orders through the public API, round-robin over the makers, each maker with
- * its EIP-712 pair signature (signed once: it covers every order of the pair). Returns the order ids in order.
+ * its EIP-712 pair signature (signed once for the client's API key: it covers every order of the pair the key
+ * creates). Returns the order ids in order.
  */
 export async function placeLimitOrders(opts: PlaceLimitOrdersOptions): Promise<string[]> {
   const weth = token(opts.manifest, 'WETH');
   const usdc = token(opts.manifest, 'USDC');
   const signatures = await Promise.all(
-    opts.makers.map((m) => signPair(m, opts.manifest, m.address, weth.address, usdc.address)),
+    opts.makers.map((m) =>
+      signPair(m, opts.manifest, m.address, weth.address, usdc.address, opts.client.credentials.apiKey),
+    ),
   );
   const tokens = limitOrderTokens(
     { address: getAddress(weth.address), symbol: 'WETH' },

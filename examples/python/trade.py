@@ -7,9 +7,11 @@ Environment:
                     an existing account's credentials; without them the script creates an account (POST /accounts)
   MAKER_ADDRESS     optional maker wallet (EIP-55): reads its order authorization for WETH -> USDC on chain 1
   PAIR_SIGNATURE    optional, with MAKER_ADDRESS: the maker's EIP-712 pair signature for WETH -> USDC (the
-                    `typedData` of GET /order-authorization, signed by the maker's wallet). Then the script also
-                    creates a limit order far above the market (it never executes), reads it back, changes its
-                    priceTrigger and price, cancels it and reads it once more.
+                    `typedData` of GET /order-authorization, signed by the maker's wallet). It is granted to one API
+                    key (the message's `integrator`): set the TAS_* credentials of the account it was signed for,
+                    since an order another key creates with it fails BAD_SIGNATURE at execution. Then the script
+                    also creates a limit order far above the market (it never executes), reads it back, changes
+                    its priceTrigger and price, cancels it and reads it once more.
 
 Steps: POST /accounts, GET /chains, GET /tokens?chainId=1, POST /quotes (1 WETH -> USDC on chain 1),
 GET /order-authorization, GET /limit-order?status=pending&chainId=1, then the limit order's life.

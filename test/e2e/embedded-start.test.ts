@@ -85,7 +85,7 @@ describe('npm start (embedded mode)', () => {
       }),
     );
     const chain = manifest.chains.find((c) => c.chainId === 1)!;
-    const order = await crossingOrder(chain, 2);
+    const order = await crossingOrder(chain, 2, client.credentials.apiKey);
     // `ready` also means the keeper has published reference prices: the order is accepted at once.
     const created = await client.post<{ id: string }>('/limit-order', order.body);
     expect(created.status).toBe(200);

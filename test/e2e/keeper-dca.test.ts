@@ -66,7 +66,14 @@ async function strategyRequest(
     iterations: 3,
     frequency: 4,
     slippage: 1,
-    signature: await signPair(maker, chain, maker.address, weth.address, usdc.address),
+    signature: await signPair(
+      maker,
+      chain,
+      maker.address,
+      weth.address,
+      usdc.address,
+      client.credentials.apiKey,
+    ),
     ...over,
   };
 }
@@ -100,7 +107,15 @@ async function expectIterationOnChain(
   expect(order.errorMessage).toBeUndefined();
   const { receipt, executed } = await executionEvents(service.provider, chain, order.transactionHash!);
   expect(receipt.status).toBe(1);
-  const event = executed.find((e) => e.onchainId === onchainIdOf(order.id));
+  const onchainId = onchainIdOf({
+    id: order.id,
+    apiKey: client.credentials.apiKey,
+    maker: maker.address,
+    tokenIn: weth.address,
+    tokenOut: usdc.address,
+    amountIn,
+  });
+  const event = executed.find((e) => e.onchainId === onchainId);
   expect(event).toBeDefined();
   expect(event).toMatchObject({
     maker: maker.address,

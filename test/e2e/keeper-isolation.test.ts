@@ -122,7 +122,8 @@ beforeAll(async () => {
   ({ service, chain, weth, usdc } = e2e);
   keeper = service.keepers[0]!;
   store = service.api.store;
-  makers = await prepareMakers(service);
+  // The rows are written with API_KEY: the makers grant their pairs to it.
+  makers = await prepareMakers(service, API_KEY);
 }, 180_000);
 
 afterAll(async () => {
@@ -233,9 +234,23 @@ async function setAsideCount(reason: string): Promise<number> {
   );
 }
 
-async function executedEvent(txHash: string, id: string): Promise<OrderExecutedEvent | undefined> {
+/** The OrderExecuted event of a WETH → USDC order (or iteration) of API_KEY in the transaction. */
+async function executedEvent(
+  txHash: string,
+  id: string,
+  maker: number,
+  amountIn: bigint,
+): Promise<OrderExecutedEvent | undefined> {
+  const onchainId = onchainIdOf({
+    id,
+    apiKey: API_KEY,
+    maker: makers[maker]!.wallet.address,
+    tokenIn: weth.address,
+    tokenOut: usdc.address,
+    amountIn,
+  });
   return (await executionEvents(service.provider, chain, txHash)).executed.find(
-    (e) => e.onchainId === onchainIdOf(id),
+    (e) => e.onchainId === onchainId,
   );
 }
 
@@ -271,20 +286,16 @@ async function runMix(rows: Row[]): Promise<void> {
   for (const w of written) {
     if (w.row.kind === 'valid-limit') {
       const order = await limitRow(w.id);
-      const event = await executedEvent(order.tx_hash, w.id);
-      expect(event).toMatchObject({
-        maker: makers[w.row.maker]!.wallet.address,
-        amountIn: parseUnits(w.row.amount, 18),
-      });
+      const amountIn = parseUnits(w.row.amount, 18);
+      const event = await executedEvent(order.tx_hash, w.id, w.row.maker, amountIn);
+      expect(event).toMatchObject({ maker: makers[w.row.maker]!.wallet.address, amountIn });
       spent[w.row.maker]!.weth += event!.amountIn + event!.fee;
       spent[w.row.maker]!.usdc -= event!.amountOut;
     } else if (w.row.kind === 'valid-dca') {
+      const amountIn = parseUnits(String(DCA_TOTAL / DCA_ITERATIONS), 18);
       for (const o of await dcaOrders(w.id)) {
-        const event = await executedEvent(o.transaction_hash!, o.id);
-        expect(event).toMatchObject({
-          maker: makers[w.row.maker]!.wallet.address,
-          amountIn: parseUnits(String(DCA_TOTAL / DCA_ITERATIONS), 18),
-        });
+        const event = await executedEvent(o.transaction_hash!, o.id, w.row.maker, amountIn);
+        expect(event).toMatchObject({ maker: makers[w.row.maker]!.wallet.address, amountIn });
         spent[w.row.maker]!.weth += event!.amountIn + event!.fee;
         spent[w.row.maker]!.usdc -= event!.amountOut;
       }

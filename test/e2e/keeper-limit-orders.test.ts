@@ -12,7 +12,7 @@ import {
   getLimitOrder,
   marketPrice,
   moveMarket,
-  onchainIdOf,
+  limitOrderOnchainId,
   priceString,
   signPair,
   token,
@@ -79,7 +79,14 @@ async function orderRequest(
     expired: inAnHour(),
     gasPrice: '1',
     slippage: '1',
-    signature: await signPair(maker, chain, maker.address, weth.address, usdc.address),
+    signature: await signPair(
+      maker,
+      chain,
+      maker.address,
+      weth.address,
+      usdc.address,
+      client.credentials.apiKey,
+    ),
     ...over,
   };
 }
@@ -126,7 +133,9 @@ async function expectExecutedOnChain(
   expect(order.reasonFail).toEqual([]);
   const { receipt, executed } = await executionEvents(service.provider, chain, order.txHash);
   expect(receipt.status).toBe(1);
-  const event = executed.find((e) => e.onchainId === onchainIdOf(order.id));
+  const event = executed.find(
+    (e) => e.onchainId === limitOrderOnchainId(order, client.credentials.apiKey, chain),
+  );
   expect(event).toBeDefined();
   const { fee, amountOut } = event!;
   expect(event).toMatchObject({
@@ -166,7 +175,7 @@ async function expectExecutedOnChain(
 async function expectNeverExecuted(order: LimitOrderJson, fromBlock = 0): Promise<void> {
   const logs = await service.provider.getLogs({
     address: chain.contracts.orderExecutor,
-    topics: [null, onchainIdOf(order.id)],
+    topics: [null, limitOrderOnchainId(order, client.credentials.apiKey, chain)],
     fromBlock,
     toBlock: 'latest',
   });
@@ -177,7 +186,7 @@ async function expectNeverExecuted(order: LimitOrderJson, fromBlock = 0): Promis
 async function expectNoExecutedEvent(order: LimitOrderJson): Promise<void> {
   const logs = await service.provider.getLogs({
     address: chain.contracts.orderExecutor,
-    topics: [ORDER_EXECUTED_TOPIC, onchainIdOf(order.id)],
+    topics: [ORDER_EXECUTED_TOPIC, limitOrderOnchainId(order, client.credentials.apiKey, chain)],
     fromBlock: 0,
     toBlock: 'latest',
   });
@@ -255,46 +264,76 @@ describe('limit orders executed by the keeper', () => {
     }
   });
 
-  it('fails orders with a wrong pair signature (another pair, another key) with BAD_SIGNATURE, while a valid order crossing in the same block completes', async () => {
-    const [otherPairMaker, otherKeyMaker, validMaker] = [makers[0]!, makers[1]!, makers[3]!];
+  it('fails orders with a wrong pair signature (another pair, another key, another integrator) with BAD_SIGNATURE, while a valid order crossing in the same block completes', async () => {
+    const [otherPairMaker, otherKeyMaker, otherIntegratorMaker, validMaker] = [
+      makers[0]!,
+      makers[1]!,
+      makers[2]!,
+      makers[3]!,
+    ];
+    const badMakers = [otherPairMaker, otherKeyMaker, otherIntegratorMaker];
     const amountIn = baseUnits('1', weth);
-    for (const m of [otherPairMaker, otherKeyMaker, validMaker]) await fundOrder(m, amountIn);
+    for (const m of [...badMakers, validMaker]) await fundOrder(m, amountIn);
     const usdt = token(chain, 'USDT');
     const trigger = priceString((await marketPrice(service.provider, chain, weth, usdc)) * ABOVE);
-    const before = await Promise.all(
-      [otherPairMaker, otherKeyMaker, validMaker].map((m) => balances(m.address)),
-    );
+    const before = await Promise.all([...badMakers, validMaker].map((m) => balances(m.address)));
 
-    // Signed for WETH/USDT instead of WETH/USDC; signed by the valid maker's key for another maker.
+    // Signed for WETH/USDT instead of WETH/USDC; signed by the valid maker's key for another maker; signed by the
+    // maker for the right pair but granted to another API key than the one creating the order.
+    const apiKey = client.credentials.apiKey;
     const otherPair = await signPair(
       otherPairMaker,
       chain,
       otherPairMaker.address,
       weth.address,
       usdt.address,
+      apiKey,
     );
-    const otherKey = await signPair(validMaker, chain, otherKeyMaker.address, weth.address, usdc.address);
-    const [badPair, badKey, valid] = await Promise.all([
+    const otherKey = await signPair(
+      validMaker,
+      chain,
+      otherKeyMaker.address,
+      weth.address,
+      usdc.address,
+      apiKey,
+    );
+    const otherIntegrator = await signPair(
+      otherIntegratorMaker,
+      chain,
+      otherIntegratorMaker.address,
+      weth.address,
+      usdc.address,
+      `${apiKey}-another-key`,
+    );
+    const [badPair, badKey, badIntegrator, valid] = await Promise.all([
       orderRequest(otherPairMaker, trigger, { signature: otherPair }).then((b) =>
         createLimitOrder(client, b),
       ),
       orderRequest(otherKeyMaker, trigger, { signature: otherKey }).then((b) => createLimitOrder(client, b)),
+      orderRequest(otherIntegratorMaker, trigger, { signature: otherIntegrator }).then((b) =>
+        createLimitOrder(client, b),
+      ),
       orderRequest(validMaker, trigger).then((b) => createLimitOrder(client, b)),
     ]);
-    // The api does not check signatures: all three are accepted.
-    for (const o of [badPair, badKey, valid]) expect(o.status).toBe('pending');
+    // The api does not check signatures: all four are accepted.
+    for (const o of [badPair, badKey, badIntegrator, valid]) expect(o.status).toBe('pending');
     await mineBlocks(1);
 
-    // All three cross together: one selection, one batch plan.
+    // All four cross together: one selection, one batch plan.
     const moved = await raiseMarket();
     try {
       const validDone = await waitForLimitOrder(client, valid.id, ['completed', 'failed']);
-      await expectExecutedOnChain(validDone, validMaker, amountIn, before[2]!);
-      for (const [i, bad] of [badPair, badKey].entries()) {
+      await expectExecutedOnChain(validDone, validMaker, amountIn, before[3]!);
+      for (const [i, bad] of [badPair, badKey, badIntegrator].entries()) {
         const done = await waitForLimitOrder(client, bad.id, ['completed', 'failed']);
-        expect(done).toMatchObject({ status: 'failed', txHash: '', reasonFail: ['BAD_SIGNATURE'] });
+        expect({ i, ...done }).toMatchObject({
+          i,
+          status: 'failed',
+          txHash: '',
+          reasonFail: ['BAD_SIGNATURE'],
+        });
         expect(done.attemptNumber).toBeGreaterThanOrEqual(1);
-        expect(await balances([otherPairMaker, otherKeyMaker][i]!.address)).toEqual(before[i]);
+        expect(await balances(badMakers[i]!.address)).toEqual(before[i]);
         await expectNeverExecuted(bad);
       }
     } finally {

@@ -76,14 +76,29 @@ async function executeCrossingOrder(
       expired: String(Date.now() + 3_600_000),
       gasPrice: '1',
       slippage: '1',
-      signature: await signPair(maker, chain, maker.address, tokenIn.address, tokenOut.address),
+      signature: await signPair(
+        maker,
+        chain,
+        maker.address,
+        tokenIn.address,
+        tokenOut.address,
+        client.credentials.apiKey,
+      ),
     }),
   );
   const done = await waitForLimitOrder(client, created.id, ['completed', 'failed'], 60_000);
   expect(done.status).toBe('completed');
   const { receipt, executed } = await executionEvents(service.provider, chain, done.txHash);
   expect(receipt.status).toBe(1);
-  const event = executed.find((e) => e.onchainId === onchainIdOf(created.id))!;
+  const onchainId = onchainIdOf({
+    id: created.id,
+    apiKey: client.credentials.apiKey,
+    maker: maker.address,
+    tokenIn: tokenIn.address,
+    tokenOut: tokenOut.address,
+    amountIn,
+  });
+  const event = executed.find((e) => e.onchainId === onchainId)!;
   expect(event).toMatchObject({ maker: maker.address, amountIn });
   const after = {
     in: await balanceOf(service.provider, tokenIn.address, maker.address),

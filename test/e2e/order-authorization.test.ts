@@ -1,4 +1,12 @@
-import { JsonRpcProvider, MaxUint256, parseUnits, TypedDataEncoder, verifyTypedData, Wallet } from 'ethers';
+import {
+  id,
+  JsonRpcProvider,
+  MaxUint256,
+  parseUnits,
+  TypedDataEncoder,
+  verifyTypedData,
+  Wallet,
+} from 'ethers';
 import type { OrderAuthorization } from '../../api/routes/order-authorization/get-order-authorization';
 import { dcaStrategyTokens } from '../factories/dca-strategies';
 import { limitOrderBody, limitOrderTokens } from '../factories/limit-orders';
@@ -73,10 +81,19 @@ describe('GET /order-authorization', () => {
             { name: 'maker', type: 'address' },
             { name: 'tokenIn', type: 'address' },
             { name: 'tokenOut', type: 'address' },
+            { name: 'integrator', type: 'bytes32' },
+            { name: 'maxDeviationBps', type: 'uint16' },
           ],
         },
         primaryType: 'PairAuthorization',
-        message: { maker: maker.address, tokenIn: weth.address, tokenOut: usdc.address },
+        // Granted to the calling key: keccak256 of its key id; 0 = the contract's own price bound.
+        message: {
+          maker: maker.address,
+          tokenIn: weth.address,
+          tokenOut: usdc.address,
+          integrator: id(client.credentials.apiKey),
+          maxDeviationBps: 0,
+        },
       },
       allowance: '0',
       balance: String(await balanceOf(provider, weth.address, maker.address)),
@@ -91,7 +108,9 @@ describe('GET /order-authorization', () => {
     // ethers takes the message's types without EIP712Domain (it derives the domain's type itself).
     const types = { PairAuthorization: data.typedData.types.PairAuthorization };
     const signature = await maker.signTypedData(data.typedData.domain, types, data.typedData.message);
-    expect(signature).toBe(await signPair(maker, chain, maker.address, weth.address, usdc.address));
+    expect(signature).toBe(
+      await signPair(maker, chain, maker.address, weth.address, usdc.address, client.credentials.apiKey),
+    );
     expect(verifyTypedData(data.typedData.domain, types, data.typedData.message, signature)).toBe(
       maker.address,
     );
@@ -101,7 +120,26 @@ describe('GET /order-authorization', () => {
         maker: maker.address,
         tokenIn: weth.address,
         tokenOut: usdc.address,
+        integrator: id(client.credentials.apiKey),
+        maxDeviationBps: 0,
       }),
+    );
+    // Another key is another integrator: its answer asks for another signature.
+    const { baseUrl } = service();
+    const stranger = await newAccountClient(baseUrl);
+    const theirs = (await stranger.get<OrderAuthorization>(query(pairQuery()))).body.data!;
+    expect(theirs.typedData.message).toEqual({
+      ...data.typedData.message,
+      integrator: id(stranger.credentials.apiKey),
+    });
+    const theirSignature = await maker.signTypedData(
+      theirs.typedData.domain,
+      types,
+      theirs.typedData.message,
+    );
+    expect(theirSignature).not.toBe(signature);
+    expect(theirSignature).toBe(
+      await signPair(maker, chain, maker.address, weth.address, usdc.address, stranger.credentials.apiKey),
     );
   });
 
@@ -110,7 +148,14 @@ describe('GET /order-authorization', () => {
     const weth = token(chain, 'WETH');
     const usdc = token(chain, 'USDC');
     const link = token(chain, 'LINK');
-    const signature = await signPair(maker, chain, maker.address, weth.address, usdc.address);
+    const signature = await signPair(
+      maker,
+      chain,
+      maker.address,
+      weth.address,
+      usdc.address,
+      client.credentials.apiKey,
+    );
     await approveExecutor(maker, chain, weth.address, MaxUint256);
     const order = (amount: string, tokenOut = usdc, sig = signature) =>
       limitOrderBody({
@@ -163,6 +208,9 @@ describe('GET /order-authorization', () => {
       activeStrategies: 1,
       validSignatureHeld: true,
     });
+    // The stranger's order carries the maker's grant to this key, which is no valid signature for the stranger's.
+    const theirs = (await stranger.get<OrderAuthorization>(query(pairQuery()))).body.data!;
+    expect(theirs).toMatchObject({ openLimitOrders: 1, activeStrategies: 0, validSignatureHeld: false });
     // The bad signature is on the WETH/LINK pair: the service holds no valid signature for it.
     const linkPair = (await client.get<OrderAuthorization>(query(pairQuery('WETH', 'LINK')))).body.data!;
     expect(linkPair).toMatchObject({ required: expected.toString(), validSignatureHeld: false });

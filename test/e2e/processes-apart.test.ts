@@ -147,7 +147,7 @@ describe('the api and the keeper run apart on the devnet manifest', () => {
     ]);
 
     // A crossing order (trigger far below the market) reaches the chain only through the keeper process.
-    const order = await crossingOrder(chain, 3);
+    const order = await crossingOrder(chain, 3, client.credentials.apiKey);
     // The keeper process publishes the reference prices the api process checks: until then creation is a 400.
     let id: string | undefined;
     for (const deadline = Date.now() + 90_000; !id;) {

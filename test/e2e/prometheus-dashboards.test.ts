@@ -206,7 +206,15 @@ describeWithTool('prometheus', 'dashboards on a real Prometheus', (prometheusBin
         gasPrice: '1',
         slippage: '1',
         signature:
-          over.signature ?? (await signPair(maker, chain, maker.address, weth.address, usdc.address)),
+          over.signature ??
+          (await signPair(
+            maker,
+            chain,
+            maker.address,
+            weth.address,
+            usdc.address,
+            client.credentials.apiKey,
+          )),
       }),
     );
   }
@@ -243,7 +251,14 @@ describeWithTool('prometheus', 'dashboards on a real Prometheus', (prometheusBin
       order(first!, crossing),
       order(second!, crossing),
       order(badSignature!, crossing, {
-        signature: await signPair(badSignature!, chain, badSignature!.address, weth.address, usdt.address),
+        signature: await signPair(
+          badSignature!,
+          chain,
+          badSignature!.address,
+          weth.address,
+          usdt.address,
+          client.credentials.apiKey,
+        ),
       }),
       order(shortAllowance!, crossing),
       // Never crosses; expires in 3 s.

@@ -18,8 +18,15 @@ export interface CrossingOrder {
   usdcBefore: bigint;
 }
 
-/** The maker (a manifest account) approves the OrderExecutor and signs the pair, as a client does from the spec. */
-export async function crossingOrder(chain: ManifestChain, accountIndex: number): Promise<CrossingOrder> {
+/**
+ * The maker (a manifest account) approves the OrderExecutor and signs the pair for the API key that will create the
+ * order (its key id), as a client does from the spec.
+ */
+export async function crossingOrder(
+  chain: ManifestChain,
+  accountIndex: number,
+  apiKey: string,
+): Promise<CrossingOrder> {
   const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
   const maker = new Wallet(chain.accounts[accountIndex]!.privateKey, provider);
   const [weth, usdc] = [token(chain, 'WETH'), token(chain, 'USDC')];
@@ -34,7 +41,7 @@ export async function crossingOrder(chain: ManifestChain, accountIndex: number):
     expired: String(Date.now() + 3_600_000),
     gasPrice: '30',
     slippage: '1',
-    signature: await signPair(maker, chain, maker.address, weth.address, usdc.address),
+    signature: await signPair(maker, chain, maker.address, weth.address, usdc.address, apiKey),
   });
   return { body, maker, provider, usdcBefore: await balanceOf(provider, usdc.address, maker.address) };
 }

@@ -1,12 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  Contract,
-  MaxUint256,
-  Wallet,
-  id as keccakId,
-  type JsonRpcProvider,
-  type TransactionResponse,
-} from 'ethers';
+import { Contract, MaxUint256, Wallet, type JsonRpcProvider, type TransactionResponse } from 'ethers';
 import type { ManifestChain } from '../../devnet/manifest';
 import type { LimitOrderResponse } from '../../api/routes/limit-orders/limit-order-response';
 import type { KeeperInstance } from '../../keeper/build-keeper';
@@ -14,7 +7,7 @@ import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-i
 import type { Store } from '../../shared/store/store';
 import { limitOrderBody, limitOrderTokens, type LimitOrderRequest } from '../factories/limit-orders';
 import type { ApiClient } from './api-client';
-import { signPair, token } from './maker';
+import { limitOrderOnchainId, signPair, token } from './maker';
 import type { RunningService } from './service-harness';
 
 /**
@@ -73,12 +66,15 @@ async function minedReceipt(provider: JsonRpcProvider, tx: TransactionResponse):
 }
 
 /**
- * The four manifest accounts, each approving the OrderExecutor for WETH and USDC and signing both directions.
+ * The four manifest accounts, each approving the OrderExecutor for WETH and USDC and signing both directions for
+ * the API key that creates the orders (default: the service's client; a suite writing orders straight into the
+ * store passes the key it writes them with).
  * One transaction at a time and with a fixed gas limit: ganache 7 was seen to leave an eth_estimateGas sent while
  * it mines another sender's transaction unanswered for good.
  */
 export async function prepareMakers(
-  running: Pick<RunningService, 'manifest' | 'provider'>,
+  running: Pick<RunningService, 'manifest' | 'provider' | 'client'>,
+  apiKey: string = running.client.credentials.apiKey,
 ): Promise<OrderMaker[]> {
   const { manifest, provider } = running;
   const executor = manifest.contracts.orderExecutor;
@@ -99,6 +95,7 @@ export async function prepareMakers(
         wallet.address,
         p.tokenIn.address,
         p.tokenOut.address,
+        apiKey,
       );
       signatures.set(`${p.tokenIn.address}>${p.tokenOut.address}`, signature);
     }
@@ -231,12 +228,14 @@ async function executedLogs(provider: JsonRpcProvider, orderExecutor: string): P
 
 /**
  * Every order completed once: exactly one OrderExecuted event per order id on the whole chain, none for another
- * id, and the API's `txHash` of each order is the transaction holding its event.
+ * id, and the API's `txHash` of each order is the transaction holding its event. On-chain ids are those of orders
+ * created with `apiKey` (default: the service's client).
  */
 export async function expectExecutedExactlyOnce(
-  running: Pick<RunningService, 'manifest' | 'provider'>,
+  running: Pick<RunningService, 'manifest' | 'provider' | 'client'>,
   orders: Map<string, Order>,
   ids: string[],
+  apiKey: string = running.client.credentials.apiKey,
 ): Promise<void> {
   const logs = await executedLogs(running.provider, running.manifest.contracts.orderExecutor);
   const byOnchainId = new Map<string, ExecutedLog[]>();
@@ -247,7 +246,7 @@ export async function expectExecutedExactlyOnce(
   for (const orderId of ids) {
     const order = orders.get(orderId)!;
     expect({ id: orderId, status: order.status }).toEqual({ id: orderId, status: 'completed' });
-    const events = byOnchainId.get(keccakId(orderId).toLowerCase()) ?? [];
+    const events = byOnchainId.get(limitOrderOnchainId(order, apiKey, running.manifest)) ?? [];
     expect({ id: orderId, events: events.length }).toEqual({ id: orderId, events: 1 });
     expect({ id: orderId, txHash: order.txHash }).toEqual({ id: orderId, txHash: events[0]!.txHash });
   }

@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  AbiCoder,
   Contract,
   getAddress,
   id as keccakOfText,
+  keccak256,
   parseUnits,
   Wallet,
   type JsonRpcProvider,
@@ -16,6 +18,7 @@ import { movePrice } from '../../devnet/market-mover';
 import { V2_ROUTER_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
 import { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES } from '../../shared/domain/pair-authorization';
 import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
+import { plainDecimalOf } from '../../shared/domain/amount-bounds';
 import type { DcaStrategyRequest } from '../factories/dca-strategies';
 import { limitOrderBody, limitOrderTokens, type LimitOrderRequest } from '../factories/limit-orders';
 import type { ApiClient, ApiResponse, Envelope } from './api-client';
@@ -58,13 +61,24 @@ export function makerWallets(chain: ManifestChain, provider: JsonRpcProvider): W
   return chain.accounts.map((a) => new Wallet(a.privateKey, provider));
 }
 
-/** The maker's pair authorization: EIP-712 over {maker, tokenIn, tokenOut}, domain bound to the OrderExecutor. */
+/** The integrator an API key id stands for on-chain: keccak256 of the key id's UTF-8 bytes (lowercase hex). */
+export function integratorOfKey(apiKey: string): string {
+  return keccakOfText(apiKey).toLowerCase();
+}
+
+/**
+ * The maker's pair authorization for the orders one API key creates: EIP-712 over {maker, tokenIn, tokenOut,
+ * integrator = keccak256(key id), maxDeviationBps = 0 (the contract's own bound)}, domain bound to the
+ * OrderExecutor. `apiKey` is the key id of the account that creates the orders (an ApiClient's
+ * `credentials.apiKey`); an order created with another key fails BAD_SIGNATURE.
+ */
 export function signPair(
   signer: Wallet,
   chain: ManifestChain,
   maker: string,
   tokenIn: string,
   tokenOut: string,
+  apiKey: string,
 ): Promise<string> {
   return signer.signTypedData(
     {
@@ -73,7 +87,13 @@ export function signPair(
       verifyingContract: chain.contracts.orderExecutor,
     },
     PAIR_AUTHORIZATION_TYPES,
-    { maker: getAddress(maker), tokenIn: getAddress(tokenIn), tokenOut: getAddress(tokenOut) },
+    {
+      maker: getAddress(maker),
+      tokenIn: getAddress(tokenIn),
+      tokenOut: getAddress(tokenOut),
+      integrator: integratorOfKey(apiKey),
+      maxDeviationBps: 0,
+    },
   );
 }
 
@@ -114,9 +134,54 @@ export function feeCap(amountIn: bigint, bps: bigint): bigint {
   return (amountIn * bps) / 10_000n;
 }
 
-/** The keeper's documented on-chain id of a service order: keccak256 of the id's UTF-8 bytes. */
-export function onchainIdOf(serviceOrderId: string): string {
-  return keccakOfText(serviceOrderId).toLowerCase();
+/** What an order's on-chain id is made of, as the service created it. */
+export interface OnchainOrder {
+  /** The service id (limit order id or DCA order id). */
+  id: string;
+  /** The key id of the API account that created the order (or its strategy). */
+  apiKey: string;
+  maker: string;
+  tokenIn: string;
+  tokenOut: string;
+  /** What the order (or DCA iteration) sells, in base units. */
+  amountIn: bigint;
+}
+
+/**
+ * The on-chain id of a service order (OrderExecutor.orderId, lowercase): keccak256(abi.encode(maker, tokenIn,
+ * tokenOut, integrator, ref, amountIn)) with integrator = keccak256(API key id) and ref = keccak256(service id).
+ */
+export function onchainIdOf(order: OnchainOrder): string {
+  return keccak256(
+    AbiCoder.defaultAbiCoder().encode(
+      ['address', 'address', 'address', 'bytes32', 'bytes32', 'uint256'],
+      [
+        getAddress(order.maker),
+        getAddress(order.tokenIn),
+        getAddress(order.tokenOut),
+        integratorOfKey(order.apiKey),
+        keccakOfText(order.id),
+        order.amountIn,
+      ],
+    ),
+  ).toLowerCase();
+}
+
+/**
+ * onchainIdOf a limit order of `chain` as the API answers it, created with `apiKey`; `amount` (a JSON number) is
+ * read back in base units of the sold token (the suites use amounts a double holds exactly).
+ */
+export function limitOrderOnchainId(order: LimitOrderJson, apiKey: string, chain: ManifestChain): string {
+  const tokenIn = chain.tokens.find((t) => t.address.toLowerCase() === order.inTokenAddress.toLowerCase());
+  if (!tokenIn) throw new Error(`no token ${order.inTokenAddress} on chain ${chain.chainId}`);
+  return onchainIdOf({
+    id: order.id,
+    apiKey,
+    maker: order.accountTo,
+    tokenIn: order.inTokenAddress,
+    tokenOut: order.outTokenAddress,
+    amountIn: parseUnits(plainDecimalOf(order.amount), tokenIn.decimals),
+  });
 }
 
 /** OrderExecuted and OrderFailed events of a mined transaction, emitted by the chain's OrderExecutor. */
@@ -323,7 +388,14 @@ export async function waitUntilPairAccepted(
       expired: String(Date.now() + 3_600_000),
       gasPrice: '1',
       slippage: '1',
-      signature: await signPair(maker, chain, maker.address, tokenIn.address, tokenOut.address),
+      signature: await signPair(
+        maker,
+        chain,
+        maker.address,
+        tokenIn.address,
+        tokenOut.address,
+        client.credentials.apiKey,
+      ),
     }),
     timeoutMs,
   );

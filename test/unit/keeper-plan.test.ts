@@ -1,4 +1,4 @@
-import { Wallet, getAddress } from 'ethers';
+import { AbiCoder, Interface, Wallet, getAddress } from 'ethers';
 import { batchPulls, encodeExecuteBatch } from '../../keeper/plan/execute-batch-call';
 import type { ExecutionOrder } from '../../keeper/plan/execution-order';
 import {
@@ -12,8 +12,20 @@ import { fundingKey, judgeFunding, type FundingVerdict } from '../../keeper/plan
 import { limitOrderMinimumOut } from '../../keeper/plan/order-amounts';
 import { plainDecimalOf as decimalOf, valueAtPrice } from '../../shared/domain/amount-bounds';
 import { amountTerms, limitOrderTerms, strategyTerms } from '../../keeper/plan/order-terms';
-import { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES } from '../../shared/domain/pair-authorization';
-import { PairSignatureVerifier, isValidPairSignature } from '../../shared/domain/pair-signature';
+import {
+  DEFAULT_MAX_DEVIATION_BPS,
+  PAIR_AUTHORIZATION_DOMAIN,
+  PAIR_AUTHORIZATION_TYPES,
+  integratorOf,
+  orderRefOf,
+} from '../../shared/domain/pair-authorization';
+import {
+  PairSignatureVerifier,
+  isValidMakerSignature,
+  isValidPairSignature,
+  pairAuthorizationDigest,
+  type SignatureChainReader,
+} from '../../shared/domain/pair-signature';
 
 const E18 = 10n ** 18n;
 
@@ -49,6 +61,27 @@ describe('failure table', () => {
   it('retries market failures at the next block, without ever making them final', () => {
     expect(FAILURE_KINDS.INSUFFICIENT_OUTPUT).toBe('next-block');
     expect(decideFailure('INSUFFICIENT_OUTPUT', 50, 1000)).toEqual({ final: false, nextAttemptAt: 1000 });
+  });
+
+  it("handles the contract's price-bound and isolation failures: the market waits, a maker's own fault is final", () => {
+    // Below the bound (the market left its average) and a group shedding too many orders: the next block.
+    for (const reason of ['BELOW_PRICE_BOUND', 'RETRY_LIMIT']) {
+      expect({ reason, decision: decideFailure(reason, 50, 1000) }).toEqual({
+        reason,
+        decision: { final: false, nextAttemptAt: 1000 },
+      });
+    }
+    // No bound for the pair may come back: backed off, counted, final after MAX_ATTEMPTS.
+    expect(decideFailure('NO_PRICE_BOUND', 0, 1000).final).toBe(false);
+    expect(decideFailure('NO_PRICE_BOUND', 0, 1000).nextAttemptAt).toBeGreaterThan(1000);
+    expect(decideFailure('NO_PRICE_BOUND', MAX_ATTEMPTS - 1, 1000).final).toBe(true);
+    // Tokens that cannot be pulled from or paid to the maker: final at once.
+    for (const reason of ['TRANSFER_IN_FAILED', 'PAYOUT_FAILED']) {
+      expect({ reason, decision: decideFailure(reason, 0, 1000) }).toEqual({
+        reason,
+        decision: { final: true, nextAttemptAt: 1000 },
+      });
+    }
   });
 
   it('backs off other failures with a growing delay, final after MAX_ATTEMPTS', () => {
@@ -160,41 +193,202 @@ describe('pair signature (EIP-712, checked off-chain as the contract does)', () 
   const orderExecutor = getAddress('0x5fbdb2315678afecb367f032d93f642f64180aa3');
   const tokenIn = getAddress('0xc6d0629b4babb1fe5646a729bbdd2cf3677970bb');
   const tokenOut = getAddress('0xe2a08e0947c2974423f62417d8b8c7440ef2b497');
-  const sign = (signer: Pick<Wallet, 'signTypedData'>, a: string, b: string, chainId = 1) =>
+  const API_KEY = '3f1c7f0e-5d8a-4c47-9a59-1f4b8f7c2d10';
+  const OTHER_KEY = '9b2e4d61-0c3f-4e8b-8d7a-6a5f4e3d2c1b';
+  const sign = (
+    signer: Pick<Wallet, 'signTypedData'>,
+    a: string,
+    b: string,
+    over: { chainId?: number; apiKey?: string; maxDeviationBps?: number; maker?: string } = {},
+  ) =>
     signer.signTypedData(
-      { ...PAIR_AUTHORIZATION_DOMAIN, chainId, verifyingContract: orderExecutor },
+      { ...PAIR_AUTHORIZATION_DOMAIN, chainId: over.chainId ?? 1, verifyingContract: orderExecutor },
       PAIR_AUTHORIZATION_TYPES,
-      { maker: maker.address, tokenIn: a, tokenOut: b },
+      {
+        maker: over.maker ?? maker.address,
+        tokenIn: a,
+        tokenOut: b,
+        integrator: integratorOf(over.apiKey ?? API_KEY),
+        maxDeviationBps: over.maxDeviationBps ?? DEFAULT_MAX_DEVIATION_BPS,
+      },
     );
+  /** The authorization an order of API_KEY carries for the maker's pair (the signature aside). */
+  const authOf = (m = maker.address) => ({
+    chainId: 1,
+    orderExecutor,
+    maker: m,
+    tokenIn,
+    tokenOut,
+    integrator: integratorOf(API_KEY),
+    maxDeviationBps: DEFAULT_MAX_DEVIATION_BPS,
+  });
+
+  /** A chain reader that must not be asked (an EOA's answer is ECDSA alone), or one that answers '0x' code. */
+  const eoaChain = (): SignatureChainReader & { asked: string[] } => {
+    const asked: string[] = [];
+    return {
+      asked,
+      getCode: async (address) => {
+        asked.push(`getCode ${address}`);
+        return '0x';
+      },
+      call: async (tx) => {
+        asked.push(`call ${tx.to}`);
+        throw new Error('an EOA is never called');
+      },
+    };
+  };
+
+  it('binds the integrator to the key id: keccak256 of its UTF-8 bytes, one per key', () => {
+    expect(integratorOf(API_KEY)).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(integratorOf(API_KEY)).not.toBe(integratorOf(OTHER_KEY));
+    expect(orderRefOf('order-1')).not.toBe(orderRefOf('order-2'));
+  });
 
   it('accepts the maker signature of the pair and refuses any other', async () => {
-    const auth = { chainId: 1, orderExecutor, maker: maker.address, tokenIn, tokenOut };
+    const auth = authOf();
     expect(isValidPairSignature({ ...auth, signature: await sign(maker, tokenIn, tokenOut) })).toBe(true);
     // The reversed pair, another chain, another signer, garbage: all refused.
     expect(isValidPairSignature({ ...auth, signature: await sign(maker, tokenOut, tokenIn) })).toBe(false);
-    expect(isValidPairSignature({ ...auth, signature: await sign(maker, tokenIn, tokenOut, 137) })).toBe(
-      false,
-    );
+    expect(
+      isValidPairSignature({ ...auth, signature: await sign(maker, tokenIn, tokenOut, { chainId: 137 }) }),
+    ).toBe(false);
     expect(
       isValidPairSignature({ ...auth, signature: await sign(Wallet.createRandom(), tokenIn, tokenOut) }),
     ).toBe(false);
     expect(isValidPairSignature({ ...auth, signature: `0x${'11'.repeat(65)}` })).toBe(false);
   });
 
-  it('remembers answers per maker, pair, chain and signature, never one for another, within its capacity', async () => {
-    const auth = { chainId: 1, orderExecutor, maker: maker.address, tokenIn, tokenOut };
+  it('refuses a signature granted to another integrator (API key) or with another deviation', async () => {
+    const auth = authOf();
+    const forOtherKey = await sign(maker, tokenIn, tokenOut, { apiKey: OTHER_KEY });
+    // An order of API_KEY carrying the maker's grant to OTHER_KEY: refused, whatever else matches.
+    expect(isValidPairSignature({ ...auth, signature: forOtherKey })).toBe(false);
+    // The same signature is valid for the key it was granted to.
+    expect(
+      isValidPairSignature({ ...auth, integrator: integratorOf(OTHER_KEY), signature: forOtherKey }),
+    ).toBe(true);
+    // maxDeviationBps is signed too: another bound than the one signed is another authorization.
+    const tighter = await sign(maker, tokenIn, tokenOut, { maxDeviationBps: 50 });
+    expect(isValidPairSignature({ ...auth, signature: tighter })).toBe(false);
+    expect(isValidPairSignature({ ...auth, maxDeviationBps: 50, signature: tighter })).toBe(true);
+    // The full check agrees, and asks an EOA maker's chain only for its code.
+    const chain = eoaChain();
+    expect(await isValidMakerSignature({ ...auth, signature: forOtherKey }, chain)).toBe(false);
+    expect(await new PairSignatureVerifier().isValid({ ...auth, signature: forOtherKey }, chain)).toBe(false);
+    expect(chain.asked).toEqual([`getCode ${maker.address}`, `getCode ${maker.address}`]);
+  });
+
+  it('remembers answers per maker, pair, chain, integrator and signature, never one for another, within its capacity', async () => {
+    const auth = authOf();
     const good = await sign(maker, tokenIn, tokenOut);
     const reversed = await sign(maker, tokenOut, tokenIn);
     const verifier = new PairSignatureVerifier(2);
+    const chain = eoaChain();
     for (let round = 0; round < 2; round++) {
-      expect(verifier.isValid({ ...auth, signature: good })).toBe(true);
-      expect(verifier.isValid({ ...auth, signature: good.toUpperCase().replace('0X', '0x') })).toBe(true);
-      expect(verifier.isValid({ ...auth, signature: reversed })).toBe(false);
-      expect(verifier.isValid({ ...auth, tokenIn: tokenOut, tokenOut: tokenIn, signature: reversed })).toBe(
-        true,
-      );
-      expect(verifier.isValid({ ...auth, chainId: 137, signature: good })).toBe(false);
+      expect(await verifier.isValid({ ...auth, signature: good }, chain)).toBe(true);
+      expect(
+        await verifier.isValid({ ...auth, signature: good.toUpperCase().replace('0X', '0x') }, chain),
+      ).toBe(true);
+      expect(await verifier.isValid({ ...auth, signature: reversed }, chain)).toBe(false);
+      expect(
+        await verifier.isValid({ ...auth, tokenIn: tokenOut, tokenOut: tokenIn, signature: reversed }, chain),
+      ).toBe(true);
+      expect(await verifier.isValid({ ...auth, chainId: 137, signature: good }, chain)).toBe(false);
+      expect(
+        await verifier.isValid({ ...auth, integrator: integratorOf(OTHER_KEY), signature: good }, chain),
+      ).toBe(false);
     }
+    // Only refusals reach the chain (a contract wallet could be the maker); ECDSA successes never do.
+    expect(chain.asked.every((a) => a === `getCode ${maker.address}`)).toBe(true);
+    expect(chain.asked).toHaveLength(2 * 3);
+  });
+
+  describe('a contract wallet as the maker (ERC-1271, EIP-7702)', () => {
+    const owner = Wallet.createRandom();
+    const wallet = getAddress('0x' + '7e'.repeat(20));
+    const ERC1271 = new Interface([
+      'function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)',
+    ]);
+    const MAGIC = '0x1626ba7e';
+    const word = (bytes4: string) => AbiCoder.defaultAbiCoder().encode(['bytes4'], [bytes4]);
+    const revert = () =>
+      Object.assign(new Error('execution reverted'), { code: 'CALL_EXCEPTION', data: '0x' });
+
+    /** A chain where `wallet` has code and answers isValidSignature with `answer` (or throws it). */
+    function walletChain(answer: () => Promise<string>, code = '0x6080604052') {
+      const calls: Array<{ to: string; data: string; gasLimit?: bigint }> = [];
+      const chain: SignatureChainReader = {
+        getCode: async (address) => (address.toLowerCase() === wallet.toLowerCase() ? code : '0x'),
+        call: async (tx) => {
+          calls.push(tx);
+          return answer();
+        },
+      };
+      return { chain, calls };
+    }
+
+    it("asks the wallet's isValidSignature for the EIP-712 digest and accepts its magic value", async () => {
+      const auth = authOf(wallet);
+      // The owner signs the wallet's authorization: ECDSA recovers the owner, not the maker.
+      const signature = await sign(owner, tokenIn, tokenOut, { maker: wallet });
+      expect(isValidPairSignature({ ...auth, signature })).toBe(false);
+      const { chain, calls } = walletChain(async () => word(MAGIC));
+      expect(await isValidMakerSignature({ ...auth, signature }, chain)).toBe(true);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.to).toBe(wallet);
+      expect(calls[0]!.gasLimit).toBe(50_000n);
+      const [hash, sent] = ERC1271.decodeFunctionData('isValidSignature', calls[0]!.data);
+      expect(hash).toBe(pairAuthorizationDigest(auth));
+      expect(sent).toBe(signature);
+    });
+
+    it('refuses a wallet that reverts, answers anything but the magic value, or has no code', async () => {
+      const auth = { ...authOf(wallet), signature: await sign(owner, tokenIn, tokenOut, { maker: wallet }) };
+      const reverting = walletChain(async () => {
+        throw revert();
+      });
+      expect(await isValidMakerSignature(auth, reverting.chain)).toBe(false);
+      expect(reverting.calls).toHaveLength(1);
+      for (const answer of [word('0xffffffff'), '0x', MAGIC, `0x${'00'.repeat(32)}`]) {
+        expect({
+          answer,
+          valid: await isValidMakerSignature(auth, walletChain(async () => answer).chain),
+        }).toEqual({ answer, valid: false });
+      }
+      // No code: an EOA whose ECDSA check failed; the wallet is never called.
+      const noCode = walletChain(async () => word(MAGIC), '0x');
+      expect(await isValidMakerSignature(auth, noCode.chain)).toBe(false);
+      expect(noCode.calls).toEqual([]);
+      // Not even hex: refused before the chain is asked.
+      const notHex = walletChain(async () => word(MAGIC));
+      expect(await isValidMakerSignature({ ...auth, signature: 'nope' }, notHex.chain)).toBe(false);
+      expect(notHex.calls).toEqual([]);
+    });
+
+    it('throws when the chain cannot be read: an outage is not a refusal', async () => {
+      const auth = { ...authOf(wallet), signature: await sign(owner, tokenIn, tokenOut, { maker: wallet }) };
+      const down = walletChain(async () => {
+        throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'NETWORK_ERROR' });
+      });
+      await expect(isValidMakerSignature(auth, down.chain)).rejects.toThrow('ECONNREFUSED');
+      await expect(new PairSignatureVerifier().isValid(auth, down.chain)).rejects.toThrow('ECONNREFUSED');
+    });
+
+    it("never remembers a wallet's answer: it is asked again, and may change its mind", async () => {
+      const auth = { ...authOf(wallet), signature: await sign(owner, tokenIn, tokenOut, { maker: wallet }) };
+      let accepts = true;
+      const { chain, calls } = walletChain(async () => {
+        if (accepts) return word(MAGIC);
+        throw revert();
+      });
+      const verifier = new PairSignatureVerifier();
+      expect(await verifier.isValid(auth, chain)).toBe(true);
+      expect(await verifier.isValid(auth, chain)).toBe(true);
+      accepts = false;
+      expect(await verifier.isValid(auth, chain)).toBe(false);
+      expect(calls).toHaveLength(3);
+    });
   });
 });
 
@@ -206,6 +400,8 @@ describe('funding: balance and allowance over the maker’s open orders of the t
     kind: 'limit',
     id,
     onchainId: id,
+    ref: orderRefOf(id),
+    integrator: integratorOf('funding-key'),
     version: 0,
     attemptNumber: 0,
     chainId: 1,
@@ -274,7 +470,8 @@ describe('funding: balance and allowance over the maker’s open orders of the t
       tokenOut: getAddress('0x' + 'd4'.repeat(20)),
       paths: [],
       orders: orders.map(([maker, amountIn, fee], i) => ({
-        onchainId: '0x' + String(i + 1).padStart(64, '0'),
+        ref: orderRefOf(`order-${i + 1}`),
+        integrator: integratorOf('funding-key'),
         maker,
         amountIn,
         fee,

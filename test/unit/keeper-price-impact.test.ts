@@ -1,5 +1,6 @@
-import { planGroup, type PricedOrder } from '../../keeper/plan/batch-planner';
+import { minimumAtBound, planGroup, type PairBound, type PricedOrder } from '../../keeper/plan/batch-planner';
 import type { ExecutionOrder } from '../../keeper/plan/execution-order';
+import { integratorOf, onchainOrderIdOf, orderRefOf } from '../../shared/domain/pair-authorization';
 import { connectorsOf, QuoteEngine } from '../../shared/routing/quote-engine';
 import { PoolStateCache } from '../../shared/routing/sources/pool-state-cache';
 import { token, v2Pool } from '../helpers/routing-pools';
@@ -36,15 +37,28 @@ function engineWith(maxPriceImpactBps?: number): QuoteEngine {
   );
 }
 
+const MAKER = '0x00000000000000000000000000000000000000aa';
+const INTEGRATOR = integratorOf('price-impact-key');
+
 function dcaOrder(id: string, amountIn: bigint): PricedOrder {
+  const ref = orderRefOf(id);
   const order: ExecutionOrder = {
     kind: 'dca',
     id,
-    onchainId: `0x${id.padStart(64, '0')}`,
+    onchainId: onchainOrderIdOf({
+      maker: MAKER,
+      tokenIn: WETH,
+      tokenOut: USDC,
+      integrator: INTEGRATOR,
+      ref,
+      amountIn,
+    }),
+    ref,
+    integrator: INTEGRATOR,
     version: 1,
     attemptNumber: 0,
     chainId: CHAIN_ID,
-    maker: '0x00000000000000000000000000000000000000aa',
+    maker: MAKER,
     tokenIn: WETH,
     tokenOut: USDC,
     decimalsIn: 18,
@@ -77,5 +91,33 @@ describe('the keeper applies the price-impact bound to its executions', () => {
     const plan = planGroup(engineWith(), orders, 0n);
     expect(plan.planned?.orders).toHaveLength(3);
     expect(plan.notCrossed).toHaveLength(1);
+  });
+
+  it('carries each order’s reference and integrator into the batch (the contract derives the on-chain id)', () => {
+    const planned = planGroup(engineWith(), [dcaOrder('7', E18)], 0n).planned;
+    expect(planned?.group.orders).toEqual([
+      expect.objectContaining({ ref: orderRefOf('7'), integrator: INTEGRATOR, maker: MAKER, amountIn: E18 }),
+    ]);
+  });
+});
+
+describe('the keeper applies the chain’s price bound to its executions', () => {
+  // 3,000 USDC per WETH in base units (6 − 18 decimals), as Q128.
+  const bound = (deviationBps: bigint): PairBound => ({
+    priceX128: (3_000n * E6 * (1n << 128n)) / E18,
+    deviationBps,
+  });
+
+  it('computes the contract’s minimum exactly: floor(floor(amount × price) × (10⁴ − deviation) / 10⁴)', () => {
+    expect(minimumAtBound(E18, bound(0n))).toBe(3_000n * E6 - 1n);
+    expect(minimumAtBound(E18, bound(200n))).toBe(((3_000n * E6 - 1n) * 9_800n) / 10_000n);
+  });
+
+  it('leaves an order the route pays less than the bound, and executes it once the deviation allows the route', () => {
+    // 1 WETH pays about 2,961 USDC (0.3 % fee, about 1 % impact): below 3,000, above 3,000 less 2 %.
+    const held = planGroup(engineWith(), [dcaOrder('8', E18)], 0n, bound(0n));
+    expect(held.planned).toBeUndefined();
+    expect(held.notCrossed.map((o) => o.id)).toEqual(['8']);
+    expect(planGroup(engineWith(), [dcaOrder('8', E18)], 0n, bound(200n)).planned?.orders).toHaveLength(1);
   });
 });

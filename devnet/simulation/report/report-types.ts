@@ -8,7 +8,10 @@ import type { PlannedDca, PlannedLimitOrder, ResolvedScenario } from '../scenari
 /** One OrderExecuted or OrderFailed event, as the run read it from a receipt of the chain. */
 export interface ObservedExecution {
   chainId: number;
-  /** keccak256 of the service's order id (limit order id or DCA order id), lowercase hex. */
+  /**
+   * The order's id in the OrderExecutor event (OrderExecutor.orderId: maker, pair, integrator, keccak256 of the
+   * service's limit order or DCA order id, amount), lowercase hex.
+   */
   onchainId: string;
   block: number;
   txHash: string;

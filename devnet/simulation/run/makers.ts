@@ -1,6 +1,10 @@
-import { Contract, getAddress, parseUnits, type Wallet } from 'ethers';
+import { Contract, parseUnits, type Wallet } from 'ethers';
 import { ERC20_ABI, orderExecutorInterface } from '../../../shared/chain/contract-interfaces';
-import { PAIR_AUTHORIZATION_TYPES, pairAuthorizationDomain } from '../../../shared/domain/pair-authorization';
+import { plainDecimalOf } from '../../../shared/domain/amount-bounds';
+import {
+  PAIR_AUTHORIZATION_TYPES,
+  pairAuthorizationTypedData,
+} from '../../../shared/domain/pair-authorization';
 import type { ChainHandle } from '../../engine/devnet-chain';
 import type { ManifestChain, ManifestToken } from '../../manifest';
 import type { PlannedOrders } from '../scenario/scenario-types';
@@ -26,7 +30,8 @@ export const pairKey = (maker: string, tokenIn: string, tokenOut: string): strin
 /**
  * Sets the run's makers up on one chain as integrators would: each holds what its orders sell (plus the most the
  * execution fees can take, the OrderExecutor's fee cap), approves the OrderExecutor for exactly that, and signs one
- * EIP-712 pair authorization per pair it trades. Returns the signatures by maker and pair.
+ * EIP-712 pair authorization per pair it trades, granted to `apiKey` (the key id of the run's API account, which
+ * places every order). Returns the signatures by maker and pair.
  */
 export async function prepareMakers(
   chain: ChainHandle,
@@ -34,6 +39,7 @@ export async function prepareMakers(
   plan: PlannedOrders,
   makers: readonly Wallet[],
   funding: TokenFunding,
+  apiKey: string,
 ): Promise<PairSignatures> {
   const { chainId } = manifest;
   const executor = manifest.contracts.orderExecutor;
@@ -62,7 +68,7 @@ export async function prepareMakers(
       dca.maker,
       dca.sell,
       dca.buy,
-      parseUnits(String(dca.totalAmount), tokenOf(manifest, dca.sell).decimals),
+      parseUnits(plainDecimalOf(dca.totalAmount), tokenOf(manifest, dca.sell).decimals),
     );
   }
   const used = new Set([...needs.values()].map((n) => n.maker));
@@ -84,15 +90,13 @@ export async function prepareMakers(
   const signatures: PairSignatures = new Map();
   for (const { maker, sell, buy } of pairs.values()) {
     const wallet = makers[maker];
-    const signature = await wallet.signTypedData(
-      pairAuthorizationDomain(chainId, executor),
-      PAIR_AUTHORIZATION_TYPES,
-      {
-        maker: wallet.address,
-        tokenIn: getAddress(sell.address),
-        tokenOut: getAddress(buy.address),
-      },
+    const typed = pairAuthorizationTypedData(
+      chainId,
+      executor,
+      { maker: wallet.address, tokenIn: sell.address, tokenOut: buy.address },
+      apiKey,
     );
+    const signature = await wallet.signTypedData(typed.domain, PAIR_AUTHORIZATION_TYPES, typed.message);
     signatures.set(pairKey(wallet.address, sell.address, buy.address), signature);
   }
   return signatures;

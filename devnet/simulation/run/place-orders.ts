@@ -1,5 +1,8 @@
-import { getAddress, id, type Wallet } from 'ethers';
+import { getAddress, parseUnits, type Wallet } from 'ethers';
 import PQueue from 'p-queue';
+import { plainDecimalOf } from '../../../shared/domain/amount-bounds';
+import { iterationAmount } from '../../../shared/domain/dca-iteration-amount';
+import { integratorOf, onchainOrderIdOf, orderRefOf } from '../../../shared/domain/pair-authorization';
 import type { ManifestChain } from '../../manifest';
 import type { PlannedDca, PlannedLimitOrder } from '../scenario/scenario-types';
 import { pairKey, tokenOf, type PairSignatures } from './makers';
@@ -53,6 +56,43 @@ function chainOf(ctx: PlacementContext, chainId: number): ManifestChain {
 }
 
 /**
+ * OrderExecutor.orderId of an order the run placed (limit order, or DCA iteration): bound to its maker, pair, the
+ * run's API key (integrator), its service id (ref) and the amount it sells, in base units.
+ */
+function onchainIdOf(
+  ctx: PlacementContext,
+  plan: { chainId: number; maker: number; sell: string; buy: string },
+  serviceId: string,
+  amountIn: bigint,
+): string {
+  const chain = chainOf(ctx, plan.chainId);
+  return onchainOrderIdOf({
+    maker: ctx.makers[plan.maker].address,
+    tokenIn: tokenOf(chain, plan.sell).address,
+    tokenOut: tokenOf(chain, plan.buy).address,
+    integrator: integratorOf(ctx.api.apiKey),
+    ref: orderRefOf(serviceId),
+    amountIn,
+  });
+}
+
+/** The on-chain id of a placed limit order: its amount as the keeper reads the decimal string sent. */
+function limitOnchainId(ctx: PlacementContext, plan: PlannedLimitOrder, orderId: string): string {
+  const decimals = tokenOf(chainOf(ctx, plan.chainId), plan.sell).decimals;
+  return onchainIdOf(ctx, plan, orderId, parseUnits(plan.amount, decimals));
+}
+
+/**
+ * The on-chain id of iteration `k` (service id `orderId`) of a strategy the run placed: the iteration sells
+ * floor(total / iterations), the last one the remainder too, of the total as the keeper reads the JSON number.
+ */
+export function dcaOnchainId(ctx: PlacementContext, plan: PlannedDca, k: number, orderId: string): string {
+  const decimals = tokenOf(chainOf(ctx, plan.chainId), plan.sell).decimals;
+  const total = parseUnits(plainDecimalOf(plan.totalAmount), decimals);
+  return onchainIdOf(ctx, plan, orderId, iterationAmount(total, plan.iterations, k));
+}
+
+/**
  * Places one block's orders through the public API, exactly as an integrator would: POST /limit-order with the
  * spec's decimal strings and the maker's pair signature, POST /dca-order/strategies with JSON numbers and the
  * frequency in seconds. `expired` of an order with `expiresAfterBlocks` is the timestamp of that block.
@@ -92,7 +132,13 @@ export async function placeOrders(
         slippage: plan.slippage,
         signature: signatureOf(ctx, chain, maker, plan.sell, plan.buy),
       });
-      return { plan, id: order.id, onchainId: id(order.id).toLowerCase(), placedAtBlock: block, expiresAt };
+      return {
+        plan,
+        id: order.id,
+        onchainId: limitOnchainId(ctx, plan, order.id),
+        placedAtBlock: block,
+        expiresAt,
+      };
     }),
   );
   const placedDca = dca.map((plan) =>

@@ -1,6 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { id } from 'ethers';
 import { devnetKeys, simulationMakers } from '../../keys';
 import type { ManifestChain } from '../../manifest';
 import type { ChainHandle } from '../../engine/devnet-chain';
@@ -22,7 +21,13 @@ import { interruptible, RunInterrupted } from './interruptible';
 import { MarketDriver } from './market-driver';
 import { prepareMakers, type PairSignatures } from './makers';
 import { PhaseTimer } from './phase-timer';
-import { placeOrders, type PlacedLimit, type PlacedStrategy } from './place-orders';
+import {
+  dcaOnchainId,
+  placeOrders,
+  type PlacedLimit,
+  type PlacedStrategy,
+  type PlacementContext,
+} from './place-orders';
 import type { RunProgress } from './run-progress';
 import { SimApiClient } from './sim-api-client';
 import { startSimulationService, type SimulationService } from './sim-service';
@@ -141,9 +146,12 @@ async function prepareChains(
   runs: ChainRun[];
   signatures: Map<number, PairSignatures>;
   makers: ReturnType<typeof simulationMakers>;
+  api: SimApiClient;
 }> {
   const mover = devnetKeys().mover.address;
   const makers = simulationMakers(plan.makers);
+  // The run's integrator account: every order goes in with its key, so the makers grant their pairs to it.
+  const api = await SimApiClient.createAccount(service.baseUrl, `simulation ${scenario.name}`.slice(0, 64));
   const runs: ChainRun[] = [];
   const signatures = new Map<number, PairSignatures>();
   for (const chainId of scenario.chains) {
@@ -165,11 +173,11 @@ async function prepareChains(
       if (!(await succeeded(handle.provider, hash)))
         throw new Error(`moving the market of chain ${chainId} to its start failed`);
     }
-    signatures.set(chainId, await prepareMakers(handle, manifest, plan, makers, funding));
+    signatures.set(chainId, await prepareMakers(handle, manifest, plan, makers, funding, api.apiKey));
     const observer = new ChainObserver(chainId, handle.provider, manifest.contracts.orderExecutor, mover);
     runs.push({ chainId, handle, manifest, driver, observer, markets });
   }
-  return { runs, signatures, makers };
+  return { runs, signatures, makers, api };
 }
 
 async function drive(
@@ -180,7 +188,7 @@ async function drive(
   timer: PhaseTimer,
   opts: SimulationOptions,
 ): Promise<Omit<SimulationFacts, 'timings'>> {
-  const { runs, signatures, makers } = prepared;
+  const { runs, signatures, makers, api } = prepared;
   const { blocks, blockTimeSeconds } = scenario;
   const realized: number[][] = scenario.markets.map(() => []);
   const executions: ObservedExecution[] = [];
@@ -191,8 +199,7 @@ async function drive(
   const heads = await Promise.all(runs.map((r) => r.handle.provider.getBlock('latest')));
   const t0 = Math.max(...heads.map((b) => b?.timestamp ?? 0)) + blockTimeSeconds;
   const timestampOf = (block: number): number => t0 + block * blockTimeSeconds;
-  const api = await SimApiClient.createAccount(service.baseUrl, `simulation ${scenario.name}`.slice(0, 64));
-  const ctx = {
+  const ctx: PlacementContext = {
     api,
     chains: new Map(runs.map((r) => [r.chainId, r.manifest])),
     makers,
@@ -274,7 +281,7 @@ async function drive(
       run.markets.forEach((m, j) => (realized[m][blocks] = after[j]));
     }),
   );
-  const collected = await timer.time('collect', () => collect(api, placedLimit, placedDca));
+  const collected = await timer.time('collect', () => collect(ctx, placedLimit, placedDca));
   return {
     scenario,
     seed: scenario.seed,
@@ -316,12 +323,16 @@ interface DcaStrategyJson {
   }>;
 }
 
-/** Every order's and strategy's end state, as the API answers an integrator's list calls. */
+/**
+ * Every order's and strategy's end state, as the API answers an integrator's list calls. A strategy lists its
+ * orders oldest first, one per iteration: the k-th is iteration k, whose amount its on-chain id is bound to.
+ */
 async function collect(
-  api: SimApiClient,
+  ctx: PlacementContext,
   limit: readonly PlacedLimit[],
   dca: readonly PlacedStrategy[],
 ): Promise<{ limit: PlacedLimitOrder[]; dca: PlacedDca[] }> {
+  const { api } = ctx;
   const [orders, strategies] = await Promise.all([
     api.get<LimitOrderJson[]>('/limit-order'),
     api.get<DcaStrategyJson[]>('/dca-order/strategies'),
@@ -352,10 +363,10 @@ async function collect(
         strategyId: placed.strategyId,
         placedAtBlock: placed.placedAtBlock,
         status: strategy.status,
-        orders: (strategy.orders ?? []).map((o) => ({
+        orders: (strategy.orders ?? []).map((o, k) => ({
           id: o.id,
           amount: o.amount,
-          onchainId: id(o.id).toLowerCase(),
+          onchainId: dcaOnchainId(ctx, placed.plan, k, o.id),
           status: o.status,
           transactionHash: (o.transactionHash ?? '').toLowerCase(),
           errorMessage: o.errorMessage ?? '',

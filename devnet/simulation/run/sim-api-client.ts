@@ -34,6 +34,11 @@ export class SimApiClient {
     private readonly credentials: Credentials,
   ) {}
 
+  /** The account's API key id: the integrator the makers grant their pairs to. */
+  get apiKey(): string {
+    return this.credentials.apiKey;
+  }
+
   /** Creates the run's API account through the public POST /accounts. */
   static async createAccount(baseUrl: string, name: string): Promise<SimApiClient> {
     const password = `simulation-${Date.now()}`;

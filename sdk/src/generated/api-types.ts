@@ -3380,7 +3380,7 @@ export interface operations {
     parameters: {
       query: {
         chainId: number;
-        /** @description The maker wallet (an externally owned account) */
+        /** @description The maker wallet: an externally owned account or a contract wallet (ERC-1271, EIP-7702) */
         accountTo: string;
         /** @description Token the maker sells: an ERC-20 listed for the chain (never the native token) */
         tokenIn: string;
@@ -3416,7 +3416,7 @@ export interface operations {
               tokenOut: string;
               /** @description The order contract (EIP-55): approve `tokenIn` to it. Limit orders and DCA pull amount plus execution fee under this allowance. */
               spender: string;
-              /** @description The pair authorization to sign, exactly as `eth_signTypedData_v4` takes it (ethers: `signTypedData(domain, {PairAuthorization: types.PairAuthorization}, message)`). The 65-byte signature is the `signature` of every limit order and DCA strategy of this maker and pair. */
+              /** @description The pair authorization to sign, exactly as `eth_signTypedData_v4` takes it (ethers: `signTypedData(domain, {PairAuthorization: types.PairAuthorization}, message)`). The 65-byte signature is the `signature` of every limit order and DCA strategy of this maker and pair created with this API key (`integrator`); an order of another key carrying it fails `BAD_SIGNATURE`. A contract wallet (ERC-1271, EIP-7702) signs the same message; its `isValidSignature` is asked at execution. */
               typedData: {
                 domain: {
                   name: string;
@@ -3440,6 +3440,10 @@ export interface operations {
                   maker: string;
                   tokenIn: string;
                   tokenOut: string;
+                  /** @description keccak256 of the calling API key id: the authorization serves only orders this key creates */
+                  integrator: string;
+                  /** @description 0: the order contract's own bound below its manipulation-resistant price applies (see README) */
+                  maxDeviationBps: number;
                 };
               };
               /** @description Current allowance of `tokenIn` from the maker to `spender`, base units */

@@ -228,8 +228,9 @@ export function docsPageJourney(service: () => EmbeddedService): void {
 
     it('creates a crossing limit order with a signed POST /limit-order', async () => {
       const chain = service().chain;
-      // The wallet's part, done by the test: approval to the OrderExecutor and the EIP-712 pair signature.
-      order = await crossingOrder(chain, MAKER_ACCOUNT);
+      // The wallet's part, done by the test: approval to the OrderExecutor and the EIP-712 pair signature, granted
+      // to the key the page signs with.
+      order = await crossingOrder(chain, MAKER_ACCOUNT, credentials.apiKey);
       expect(order.body).toMatchObject({
         accountTo: chain.accounts[MAKER_ACCOUNT]!.address,
         chainId: 1,

@@ -243,7 +243,8 @@ export function examplesJourney(service: () => EmbeddedService): void {
           TAS_SECRET_KEY: client.credentials.secretKey,
           TAS_PASSPHRASE: client.credentials.passphrase,
           MAKER_ADDRESS: maker(),
-          PAIR_SIGNATURE: await signPair(signer, chain, maker(), weth(), usdc()),
+          // Granted to the key the script creates the order with.
+          PAIR_SIGNATURE: await signPair(signer, chain, maker(), weth(), usdc(), client.credentials.apiKey),
         },
         60_000,
       );
@@ -323,6 +324,9 @@ export function examplesJourney(service: () => EmbeddedService): void {
         );
         expectSucceeded(result);
         expect(result.stdout).not.toContain(account.privateKey.replace(/^0x/, ''));
+        // The account the example created: its key id is the order's integrator on-chain.
+        const apiKey = /^account: (\S+)$/m.exec(result.stdout)?.[1];
+        expect(apiKey).toMatch(UUID);
         const [, orderId] = /^order (\S+): pending \(maker (\S+)\)$/m.exec(result.stdout) ?? [];
         expect(result.stdout).toContain(`order ${orderId}: pending (maker ${account.address})`);
         expect(result.stdout).toContain(`order ${orderId}: completed\n`);
@@ -332,13 +336,17 @@ export function examplesJourney(service: () => EmbeddedService): void {
         // The chain proves it: the OrderExecutor executed this order for the maker and paid USDC.
         const { receipt, executed } = await executionEvents(provider, chain, txHash);
         expect(receipt.status).toBe(1);
-        const event = executed.find((e) => e.onchainId === onchainIdOf(orderId!));
-        expect(event).toMatchObject({
+        const amountIn = 500_000_000_000_000_000n;
+        const onchainId = onchainIdOf({
+          id: orderId!,
+          apiKey: apiKey!,
           maker: account.address,
           tokenIn: weth(),
           tokenOut: usdc(),
-          amountIn: 500_000_000_000_000_000n,
+          amountIn,
         });
+        const event = executed.find((e) => e.onchainId === onchainId);
+        expect(event).toMatchObject({ maker: account.address, tokenIn: weth(), tokenOut: usdc(), amountIn });
         const after = {
           weth: await balanceOf(provider, weth(), account.address),
           usdc: await balanceOf(provider, usdc(), account.address),

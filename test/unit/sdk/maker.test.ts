@@ -8,7 +8,7 @@ import {
   toBaseUnits,
   type OrderAuthorization,
 } from '../../../sdk/src';
-import { pairAuthorizationTypedData } from '../../../shared/domain/pair-authorization';
+import { integratorOf, pairAuthorizationTypedData } from '../../../shared/domain/pair-authorization';
 import { isValidPairSignature } from '../../../shared/domain/pair-signature';
 
 // A well-known test key (anvil's account 3): never holds anything real.
@@ -21,11 +21,13 @@ const USDC_BRIDGED = '0x1111111111111111111111111111111111111111';
 const CREDENTIALS = { apiKeyId: 'key', secretKey: 'secret', passphrase: 'passphrase' };
 
 function authorization(over: Partial<OrderAuthorization> = {}): OrderAuthorization {
-  const typedData = pairAuthorizationTypedData(1, EXECUTOR, {
-    maker: WALLET.address,
-    tokenIn: WETH,
-    tokenOut: USDC,
-  });
+  // As the endpoint answers the calling key: the authorization is granted to its key id.
+  const typedData = pairAuthorizationTypedData(
+    1,
+    EXECUTOR,
+    { maker: WALLET.address, tokenIn: WETH, tokenOut: USDC },
+    CREDENTIALS.apiKeyId,
+  );
   return {
     chainId: 1,
     accountTo: WALLET.address,
@@ -50,27 +52,28 @@ describe('signPairAuthorization', () => {
     const auth = authorization();
     const signature = await signPairAuthorization(WALLET, auth.typedData);
     expect(signature).toMatch(/^0x[0-9a-f]{130}$/);
-    expect(
-      isValidPairSignature({
-        chainId: 1,
-        orderExecutor: EXECUTOR,
-        maker: WALLET.address,
-        tokenIn: WETH,
-        tokenOut: USDC,
-        signature,
-      }),
-    ).toBe(true);
+    const checked = {
+      chainId: 1,
+      orderExecutor: EXECUTOR,
+      maker: WALLET.address,
+      tokenIn: WETH,
+      tokenOut: USDC,
+      integrator: integratorOf(CREDENTIALS.apiKeyId),
+      maxDeviationBps: 0,
+      signature,
+    };
+    expect(auth.typedData.message).toEqual({
+      maker: WALLET.address,
+      tokenIn: WETH,
+      tokenOut: USDC,
+      integrator: integratorOf(CREDENTIALS.apiKeyId),
+      maxDeviationBps: 0,
+    });
+    expect(isValidPairSignature(checked)).toBe(true);
     // Another pair is another signature.
-    expect(
-      isValidPairSignature({
-        chainId: 1,
-        orderExecutor: EXECUTOR,
-        maker: WALLET.address,
-        tokenIn: USDC,
-        tokenOut: WETH,
-        signature,
-      }),
-    ).toBe(false);
+    expect(isValidPairSignature({ ...checked, tokenIn: USDC, tokenOut: WETH })).toBe(false);
+    // Granted to this key only: an order another API key creates with it is refused.
+    expect(isValidPairSignature({ ...checked, integrator: integratorOf('another-key') })).toBe(false);
   });
 });
 
