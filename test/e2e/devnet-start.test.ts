@@ -192,8 +192,11 @@ describe('devnet started as npm start does', () => {
         { name: 'maker', type: 'address' },
         { name: 'tokenIn', type: 'address' },
         { name: 'tokenOut', type: 'address' },
+        { name: 'integrator', type: 'bytes32' },
+        { name: 'maxDeviationBps', type: 'uint16' },
       ],
     };
+    const integrator = id('devnet-e2e-integrator');
     // Five orders from the four test accounts: the first account has two, covered by one allowance.
     const makers = [0, 1, 2, 3, 0].map((i) => new Wallet(chain.accounts[i].privateKey, provider));
     const amounts = [100n, 250n, 500n, 1_000n, 2_000n].map((usd) => usd * 10n ** 6n);
@@ -209,8 +212,10 @@ describe('devnet started as npm start does', () => {
     }
     const orders = await Promise.all(
       makers.map(async (maker, i) => ({
-        id: id(`devnet-e2e-order-${i}`),
         maker: maker.address,
+        ref: id(`devnet-e2e-order-${i}`),
+        integrator,
+        maxDeviationBps: 0,
         amountIn: amounts[i],
         fee,
         minAmountOut: 1n,
@@ -218,6 +223,8 @@ describe('devnet started as npm start does', () => {
           maker: maker.address,
           tokenIn: usdc,
           tokenOut: weth,
+          integrator,
+          maxDeviationBps: 0,
         }),
       })),
     );
@@ -303,5 +310,24 @@ describe('devnet started as npm start does', () => {
       expect(allowance).toBe(2n ** 256n - 1n);
     }
     expect(readManifest(dataDir)).toEqual(devnet.manifest);
+  });
+
+  it('deploys the world anew when the saved OrderExecutor is another build of the contract', async () => {
+    const saved = devnet.manifest;
+    await devnet.stop();
+    // Another contract's code where the OrderExecutor should be: what an older build's would look like.
+    const older = (chain: ManifestChain): ManifestChain => ({
+      ...chain,
+      contracts: { ...chain.contracts, orderExecutor: chain.contracts.spender },
+    });
+    writeManifest(dataDir, { version: 1, chains: saved.chains.map(older) });
+    devnet = await startDevnet(config(), log);
+    expect(devnet.deployed).toEqual([true, true]);
+    for (const [i, chain] of devnet.manifest.chains.entries()) {
+      expect(chain.contracts.orderExecutor).not.toBe(saved.chains[i]!.contracts.orderExecutor);
+      expect(await devnet.handles[i].provider.getCode(chain.contracts.orderExecutor)).toHaveLength(
+        loadArtifact('OrderExecutor').deployedBytecode.length,
+      );
+    }
   });
 });
