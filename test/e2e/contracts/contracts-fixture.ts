@@ -24,6 +24,12 @@ import {
 } from '../../../devnet/world/abis';
 import { sortTokens } from '../../../devnet/world/uniswap-pool-address';
 import { deployWorld, type DeployedWorld } from '../../../devnet/world/deploy-world';
+import {
+  PAIR_AUTHORIZATION_TYPES,
+  integratorOf,
+  onchainOrderIdOf,
+  orderRefOf,
+} from '../../../shared/domain/pair-authorization';
 
 /**
  * Contract tests on one devnet chain (anvil unless DEVNET_ENGINE says otherwise) with the fixture world: tokens,
@@ -204,6 +210,8 @@ const ERRORS = (() => {
     'TokenSpender',
     'TestToken',
     'TestSwapCaller',
+    'TestContractWallet',
+    'TestPriceFeed',
     'StableSwapFactory',
     'StableSwapPool',
   ];
@@ -339,15 +347,13 @@ export async function fundedWallets(
   return wallets;
 }
 
-// ---- EIP-712 pair authorization ----
+// ---- EIP-712 pair authorization and orders ----
 
-export const PAIR_AUTHORIZATION_TYPES = {
-  PairAuthorization: [
-    { name: 'maker', type: 'address' },
-    { name: 'tokenIn', type: 'address' },
-    { name: 'tokenOut', type: 'address' },
-  ],
-};
+export { PAIR_AUTHORIZATION_TYPES };
+
+/** The API key the contract tests' orders are created with, and the integrator it stands for on-chain. */
+export const TEST_API_KEY = 'contracts-test-key';
+export const TEST_INTEGRATOR = integratorOf(TEST_API_KEY);
 
 export function orderExecutorDomain(ctx: ContractsWorld) {
   return {
@@ -358,23 +364,40 @@ export function orderExecutorDomain(ctx: ContractsWorld) {
   };
 }
 
+export interface PairSigning {
+  /** Default TEST_INTEGRATOR. */
+  integrator?: string;
+  /** Default 0: the contract's own deviation. */
+  maxDeviationBps?: number;
+}
+
+/**
+ * The maker's pair authorization for one integrator, signed by `signer` (the maker itself, or the owner key of a
+ * contract-wallet maker, whose ERC-1271 check recovers the same digest).
+ */
 export function signPair(
   ctx: ContractsWorld,
   signer: Wallet,
   maker: string,
   tokenIn: string,
   tokenOut: string,
+  opts: PairSigning = {},
 ) {
   return signer.signTypedData(orderExecutorDomain(ctx), PAIR_AUTHORIZATION_TYPES, {
     maker,
     tokenIn,
     tokenOut,
+    integrator: opts.integrator ?? TEST_INTEGRATOR,
+    maxDeviationBps: opts.maxDeviationBps ?? 0,
   });
 }
 
+/** OrderExecutor.Order. */
 export interface OrderInput {
-  id: string;
   maker: string;
+  ref: string;
+  integrator: string;
+  maxDeviationBps: number;
   amountIn: bigint;
   fee: bigint;
   minAmountOut: bigint;
@@ -388,8 +411,66 @@ export interface GroupInput {
   orders: OrderInput[];
 }
 
-/** The keeper's convention: id = keccak256 of the service's order id string. */
-export const orderId = (serviceId: string): string => id(serviceId);
+/** The keeper's convention: ref = keccak256 of the service's order id string. */
+export const orderRef = (serviceId: string): string => orderRefOf(serviceId);
+
+/** OrderExecutor.orderId of an order in a group of tokenIn -> tokenOut: the id its events and `executed` carry. */
+export function onchainIdOf(order: OrderInput, tokenIn: string, tokenOut: string): string {
+  return onchainOrderIdOf({ ...order, tokenIn, tokenOut });
+}
+
+// ---- price bound and contract-wallet makers ----
+
+/**
+ * The least an order of `amountIn` may receive whatever route its executor passes: the contract's own
+ * minimumAtBound(amountIn, priceBound(tokenIn, tokenOut), maker deviation), read from the chain's current state
+ * (0 when the pair has no bound).
+ */
+export async function minimumAtBound(
+  ctx: ContractsWorld,
+  tokenIn: string,
+  tokenOut: string,
+  amountIn: bigint,
+  makerDeviationBps = 0,
+): Promise<bigint> {
+  const bound = (await ctx.orderExecutor.getFunction('priceBound')(tokenIn, tokenOut)) as bigint;
+  return (await ctx.orderExecutor.getFunction('minimumAtBound')(
+    amountIn,
+    bound,
+    makerDeviationBps,
+  )) as bigint;
+}
+
+/**
+ * A TestContractWallet maker (a 1-of-1 wallet: its owner key signs, ERC-1271) owned by a fresh funded key, holding
+ * `amount` of the TestToken `token` (minted to it) with an allowance of `allowance` to `spender` that the wallet
+ * itself gave (the owner calling execute), and the given receive mode (0 accept, 1 revert, 2 burn all gas).
+ */
+export async function contractWalletMaker(
+  ctx: ContractsWorld,
+  label: string,
+  token: string,
+  amount: bigint,
+  spender: string,
+  allowance: bigint,
+  receiveMode = 0,
+): Promise<{ wallet: Contract; address: string; owner: Wallet }> {
+  const [owner] = await fundedWallets(ctx, `${label}/owner`, 1, token, 0n, spender, 0n);
+  const wallet = (await deployTestContract(ctx, 'TestContractWallet', [owner!.address])).connect(
+    owner!,
+  ) as Contract;
+  const address = await wallet.getAddress();
+  const testToken = new Contract(token, loadArtifact('TestToken').abi, ctx.accounts[3]!);
+  if (amount > 0n) await mined(testToken.getFunction('mint')(address, amount));
+  if (allowance > 0n) {
+    const approve = testToken.interface.encodeFunctionData('approve', [spender, allowance]);
+    await mined(wallet.getFunction('execute')(token, 0n, approve, { gasLimit: GAS_LIMIT }));
+  }
+  if (receiveMode !== 0) {
+    await mined(wallet.getFunction('setReceiveMode')(receiveMode, { gasLimit: GAS_LIMIT }));
+  }
+  return { wallet, address, owner: owner! };
+}
 
 // ---- Uniswap V3 positions ----
 

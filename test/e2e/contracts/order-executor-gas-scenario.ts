@@ -7,11 +7,12 @@ import {
   increaseTime,
   latestTimestamp,
   mined,
-  orderId,
+  orderRef,
   parseLogs,
   revertTo,
   signPair,
   snapshot,
+  TEST_INTEGRATOR,
   v2Hop,
   type ContractsWorld,
   type GroupInput,
@@ -32,7 +33,9 @@ export const GAS_RATIO_TARGET = 0.5;
 export const GAS_SCENARIO =
   'OrderExecutor.executeBatch with one group of n orders USDC -> WETH over one Uniswap V2 pair (chain 1 fixture ' +
   'world), one maker per order (no WETH held before, finite allowance), fee 1 USDC per order, pair and fee ' +
-  'collector already used once; receipt gasUsed of the whole transaction';
+  'collector already used once; each order signed for one integrator and held to the price bound (the ' +
+  "WETH/USDC Uniswap V3 pools' time-weighted average, read once per group); receipt gasUsed of the whole " +
+  'transaction';
 
 const USDC = 10n ** 6n;
 const AMOUNT_IN = 1_000n * USDC;
@@ -90,8 +93,10 @@ export async function prepareOrderExecutorGasScenario(
       paths: [{ weight: 1n, hops: [v2Hop(weth)] }],
       orders: await Promise.all(
         batchMakers.map(async (m, i) => ({
-          id: orderId(`${label}-${i}`),
           maker: m.address,
+          ref: orderRef(`${label}-${i}`),
+          integrator: TEST_INTEGRATOR,
+          maxDeviationBps: 0,
           amountIn: AMOUNT_IN,
           fee: FEE,
           minAmountOut: 1n,

@@ -1,27 +1,51 @@
-import { MaxUint256, TypedDataEncoder, id, type TransactionReceipt, type Wallet } from 'ethers';
+import {
+  Contract,
+  ContractFactory,
+  MaxUint256,
+  TypedDataEncoder,
+  id,
+  type TransactionReceipt,
+  type Wallet,
+} from 'ethers';
+import { loadArtifact } from '../../../contracts-abi/artifacts';
+import {
+  FAR_DEADLINE,
+  V2_FACTORY_ABI,
+  V2_PAIR_ABI,
+  V2_ROUTER_ABI,
+  WETH_ABI,
+} from '../../../devnet/world/abis';
+import { DEFAULT_PRICE_BOUND } from '../../../devnet/world/deploy-service-contracts';
+import { integratorOf, onchainOrderIdOf } from '../../../shared/domain/pair-authorization';
 import {
   balanceOf,
   call,
+  contractWalletMaker,
   deployTestContract,
   externalHop,
   fundedWallets,
+  GAS_LIMIT,
   latestTimestamp,
   mined,
+  minimumAtBound,
   NATIVE,
+  onchainIdOf,
   orderExecutorDomain,
-  orderId,
+  orderRef,
   parseLogs,
   revertOf,
   revertTo,
   signPair,
   snapshot,
   startContractsWorld,
+  TEST_INTEGRATOR,
   v2AmountOut,
   v2Hop,
   ZERO_ADDRESS,
   type ContractsWorld,
   type GroupInput,
   type OrderInput,
+  type PairSigning,
 } from './contracts-fixture';
 
 // World deployment and maker set-up take a few seconds; jest's per-project testTimeout does not apply here.
@@ -31,12 +55,17 @@ const USDC = 10n ** 6n;
 const ETHER = 10n ** 18n;
 const MAX_FEE_BPS = 500n;
 
+/** An order as handed to executeBatch, with the on-chain id the contract derives for it (ignored by the ABI coder). */
+type Order = OrderInput & { id: string };
+
 interface Outcome {
   executed: Map<string, { maker: string; amountIn: bigint; fee: bigint; amountOut: bigint }>;
   failed: Map<string, string>;
+  /** Every OrderFailed in log order: [id, reason] (an id may fail twice when an order is passed twice). */
+  failures: Array<[string, string]>;
 }
 
-describe('OrderExecutor on ganache with the fixture world', () => {
+describe('OrderExecutor on anvil with the fixture world', () => {
   let ctx: ContractsWorld;
   let executor: Wallet;
   let usdc: string;
@@ -73,23 +102,40 @@ describe('OrderExecutor on ganache with the fixture world', () => {
     baseSnapshot = await revertTo(ctx.chain, baseSnapshot);
   });
 
+  /**
+   * A signed order of `maker` (an EOA, or a contract wallet's address with its owner as `signer`) for TEST_INTEGRATOR
+   * and the contract's deviation unless told otherwise; `sign` overrides what the signature covers (a signature
+   * made for another integrator, pair or deviation than the order carries).
+   */
   async function order(
-    maker: Wallet,
+    maker: Wallet | string,
     tokenIn: string,
     tokenOut: string,
     amountIn: bigint,
-    opts: Partial<OrderInput> & { signer?: Wallet } = {},
-  ): Promise<OrderInput> {
-    const { signer, ...rest } = opts;
-    return {
-      id: orderId(`order-${++counter}`),
-      maker: maker.address,
+    opts: Partial<OrderInput> & { signer?: Wallet; sign?: PairSigning & { tokenOut?: string } } = {},
+  ): Promise<Order> {
+    const { signer, sign, ...rest } = opts;
+    const makerAddress = typeof maker === 'string' ? maker : maker.address;
+    const signingKey = signer ?? (typeof maker === 'string' ? undefined : maker);
+    if (!signingKey) throw new Error(`a contract-wallet maker ${maker} needs its owner as signer`);
+    const base: OrderInput = {
+      maker: makerAddress,
+      ref: orderRef(`order-${++counter}`),
+      integrator: TEST_INTEGRATOR,
+      maxDeviationBps: 0,
       amountIn,
       fee: amountIn / 1000n,
       minAmountOut: 0n,
-      signature: await signPair(ctx, signer ?? maker, maker.address, tokenIn, tokenOut),
+      signature: '0x',
       ...rest,
     };
+    base.signature =
+      rest.signature ??
+      (await signPair(ctx, signingKey, makerAddress, tokenIn, sign?.tokenOut ?? tokenOut, {
+        integrator: sign?.integrator ?? base.integrator,
+        maxDeviationBps: sign?.maxDeviationBps ?? base.maxDeviationBps,
+      }));
+    return { ...base, id: onchainIdOf(base, tokenIn, tokenOut) };
   }
 
   async function deadline(): Promise<bigint> {
@@ -112,11 +158,14 @@ describe('OrderExecutor on ganache with the fixture world', () => {
         amountOut: e.args.getValue('amountOut') as bigint,
       });
     }
-    const failed: Outcome['failed'] = new Map();
-    for (const e of parseLogs(ctx.orderExecutor, receipt, 'OrderFailed')) {
-      failed.set(e.args.getValue('id') as string, e.args.getValue('reason') as string);
-    }
-    return { executed, failed };
+    const failures = parseLogs(ctx.orderExecutor, receipt, 'OrderFailed').map(
+      (e) => [e.args.getValue('id') as string, e.args.getValue('reason') as string] as [string, string],
+    );
+    return { executed, failed: new Map(failures), failures };
+  }
+
+  function isExecuted(o: Order): Promise<boolean> {
+    return ctx.orderExecutor.getFunction('executed')(o.maker, o.id) as Promise<boolean>;
   }
 
   /** Pro-rata shares of `gross` as the contract computes them: the last order takes the remainder. */
@@ -152,9 +201,7 @@ describe('OrderExecutor on ganache with the fixture world', () => {
     const [m0, m1, m2] = makers as [Wallet, Wallet, Wallet];
     const good1 = await order(m0, usdc, weth, 1_000n * USDC, { fee: 2n * USDC, minAmountOut: 1n });
     const wrongSigner = await order(m1, usdc, weth, 500n * USDC, { signer: m2 });
-    const otherPair = await order(m1, usdc, weth, 500n * USDC, {
-      signature: await signPair(ctx, m1, m1.address, usdc, dai),
-    });
+    const otherPair = await order(m1, usdc, weth, 500n * USDC, { sign: { tokenOut: dai } });
     const allowance = await order(lowAllowance, usdc, weth, 500n * USDC);
     const balance = await order(lowBalance, usdc, weth, 500n * USDC);
     const good2 = await order(m2, usdc, weth, 2_345_678_901n, { fee: 1_234_567n });
@@ -205,28 +252,114 @@ describe('OrderExecutor on ganache with the fixture world', () => {
         l.topics[2]?.endsWith(ctx.world.feeCollector.slice(2).toLowerCase()),
     );
     expect(feeTransfers).toHaveLength(1);
-    expect(await ctx.orderExecutor.getFunction('executed')(good1.id)).toBe(true);
-    expect(await ctx.orderExecutor.getFunction('executed')(wrongSigner.id)).toBe(false);
+    expect(await isExecuted(good1)).toBe(true);
+    expect(await isExecuted(wrongSigner)).toBe(false);
   });
 
-  it('fails an id that was already executed with ALREADY_EXECUTED, in a later batch or a later group', async () => {
-    const first = await order(makers[0]!, usdc, weth, 1_000n * USDC);
-    await execute([usdcToWeth([first])]);
-    const before = await balanceOf(ctx, usdc, makers[0]!.address);
-    const fresh = await order(makers[1]!, usdc, weth, 1_000n * USDC);
-    const again = await order(makers[2]!, usdc, weth, 1_000n * USDC, { id: fresh.id });
+  it('fails with BAD_SIGNATURE an order passed with another integrator or deviation than its maker signed', async () => {
+    const [m0, m1, m2] = makers as [Wallet, Wallet, Wallet];
+    const integratorA = integratorOf('integrator-a');
+    const integratorB = integratorOf('integrator-b');
+    // Signed for A, passed as B's order (the id an executor of B would use).
+    const signedForA = await order(m0, usdc, weth, 1_000n * USDC, {
+      integrator: integratorB,
+      sign: { integrator: integratorA },
+    });
+    // Signed with a 1% deviation, passed with the contract's (wider) one.
+    const widened = await order(m1, usdc, weth, 1_000n * USDC, {
+      integrator: integratorA,
+      maxDeviationBps: 0,
+      sign: { maxDeviationBps: 100 },
+    });
+    const good = await order(m2, usdc, weth, 1_000n * USDC, { integrator: integratorA });
+    const owners = [m0.address, m1.address];
+    const usdcBefore = await snapshotBalances(usdc, owners);
+    const wethBefore = await snapshotBalances(weth, owners);
 
-    const { executed, failed } = outcome(await execute([usdcToWeth([first, fresh]), usdcToWeth([again])]));
+    const { executed, failed } = outcome(await execute([usdcToWeth([signedForA, widened, good])]));
 
-    expect([...executed.keys()]).toEqual([fresh.id]);
     expect(failed).toEqual(
       new Map([
-        [first.id, 'ALREADY_EXECUTED'],
-        [fresh.id, 'ALREADY_EXECUTED'],
+        [signedForA.id, 'BAD_SIGNATURE'],
+        [widened.id, 'BAD_SIGNATURE'],
       ]),
     );
+    expect([...executed.keys()]).toEqual([good.id]);
+    expect(await snapshotBalances(usdc, owners)).toEqual(usdcBefore);
+    expect(await snapshotBalances(weth, owners)).toEqual(wethBefore);
+    expect(await isExecuted(signedForA)).toBe(false);
+    // The same maker, pair and amount for the integrator it signed is another id, and executes.
+    const asSigned = await order(m0, usdc, weth, 1_000n * USDC, {
+      ref: signedForA.ref,
+      integrator: integratorA,
+    });
+    expect(asSigned.id).not.toBe(signedForA.id);
+    expect([...outcome(await execute([usdcToWeth([asSigned])])).executed.keys()]).toEqual([asSigned.id]);
+  });
+
+  it('fails an order executed before with ALREADY_EXECUTED, in a later batch or as a copy in its own group', async () => {
+    const first = await order(makers[0]!, usdc, weth, 1_000n * USDC);
+    await execute([usdcToWeth([first])]);
+    expect(await isExecuted(first)).toBe(true);
+    const before = await balanceOf(ctx, usdc, makers[0]!.address);
+    const fresh = await order(makers[1]!, usdc, weth, 1_000n * USDC);
+    const other = await order(makers[2]!, usdc, weth, 1_000n * USDC);
+    const makerBefore = await snapshotBalances(usdc, [makers[1]!.address, makers[2]!.address]);
+
+    // `fresh` twice in one group (the copy fails alone, the group is settled without it) and once more later.
+    const { executed, failures } = outcome(
+      await execute([usdcToWeth([first, fresh, { ...fresh }, other]), usdcToWeth([fresh])]),
+    );
+
+    expect([...executed.keys()].sort()).toEqual([fresh.id, other.id].sort());
+    expect(failures).toEqual([
+      [first.id, 'ALREADY_EXECUTED'],
+      [fresh.id, 'ALREADY_EXECUTED'],
+      [fresh.id, 'ALREADY_EXECUTED'],
+    ]);
     expect(await balanceOf(ctx, usdc, makers[0]!.address)).toBe(before);
-    expect(await balanceOf(ctx, usdc, makers[2]!.address)).toBe(100_000n * USDC);
+    const makerAfter = await snapshotBalances(usdc, [makers[1]!.address, makers[2]!.address]);
+    // Each maker paid once.
+    expect(makerBefore.map((b, i) => b - makerAfter[i]!)).toEqual([
+      fresh.amountIn + fresh.fee,
+      other.amountIn + other.fee,
+    ]);
+  });
+
+  it('keeps executed per maker: an executor reusing a victim’s ref for its own order gets another id', async () => {
+    const victim = makers[0]!;
+    const oe = ctx.world.contracts.orderExecutor;
+    // The executor key makes an order of its own with the victim's reference, pair, integrator and amount.
+    await mined(call(ctx.token('USDC'), executor, 'mint', [executor.address, 10_000n * USDC]));
+    await mined(call(ctx.token('USDC'), executor, 'approve', [oe, MaxUint256]));
+    const victimOrder = await order(victim, usdc, weth, 1_000n * USDC);
+    const squatter = await order(executor, usdc, weth, 1_000n * USDC, { ref: victimOrder.ref });
+    expect(squatter.id).not.toBe(victimOrder.id);
+    expect(victimOrder.id).toBe(
+      await ctx.orderExecutor.getFunction('orderId')(
+        victim.address,
+        usdc,
+        weth,
+        TEST_INTEGRATOR,
+        victimOrder.ref,
+        1_000n * USDC,
+      ),
+    );
+
+    expect([...outcome(await execute([usdcToWeth([squatter])])).executed.keys()]).toEqual([squatter.id]);
+
+    expect(await isExecuted(squatter)).toBe(true);
+    expect(await ctx.orderExecutor.getFunction('executed')(victim.address, squatter.id)).toBe(false);
+    expect(await ctx.orderExecutor.getFunction('executed')(executor.address, victimOrder.id)).toBe(false);
+    expect(await isExecuted(victimOrder)).toBe(false);
+    const before = await balanceOf(ctx, weth, victim.address);
+    const { executed, failed } = outcome(await execute([usdcToWeth([victimOrder])]));
+    expect(failed.size).toBe(0);
+    expect(executed.get(victimOrder.id)?.maker).toBe(victim.address);
+    expect((await balanceOf(ctx, weth, victim.address)) - before).toBe(
+      executed.get(victimOrder.id)!.amountOut,
+    );
+    expect(await isExecuted(victimOrder)).toBe(true);
   });
 
   it('caps the fee at maxFeeBps (FEE_TOO_HIGH above, executed at the cap) and refuses ZERO_AMOUNT', async () => {
@@ -278,7 +411,7 @@ describe('OrderExecutor on ganache with the fixture world', () => {
     expect(await balanceOf(ctx, usdc, makers[0]!.address)).toBe(100_000n * USDC);
   });
 
-  it('fails a group whose minimum cannot be met with INSUFFICIENT_OUTPUT while another group executes', async () => {
+  it('fails an order whose minimum cannot be met with INSUFFICIENT_OUTPUT alone; its group and another execute', async () => {
     const [m0, m1] = makers as [Wallet, Wallet];
     const a = await order(m0, usdc, weth, 3_000n * USDC);
     const b = await order(m1, usdc, weth, 1_500n * USDC);
@@ -287,6 +420,8 @@ describe('OrderExecutor on ganache with the fixture world', () => {
       b.amountIn,
     ]);
     a.minAmountOut = shareA! + 1n;
+    // The group is settled again without `a`: `b` alone takes what its own amount buys.
+    const shareB = await v2AmountOut(ctx, usdc, weth, b.amountIn);
     const [d0, d1] = daiMakers as [Wallet, Wallet];
     const c = await order(d0, dai, usdc, 1_000n * ETHER, { fee: ETHER });
     const d = await order(d1, dai, usdc, 3_333n * ETHER, { fee: 0n });
@@ -299,22 +434,81 @@ describe('OrderExecutor on ganache with the fixture world', () => {
       orders: [c, d],
     };
     const usdcBefore = await snapshotBalances(usdc, [m0.address, m1.address, d0.address, d1.address]);
+    const wethBefore = await snapshotBalances(weth, [m0.address, m1.address]);
 
     const { executed, failed } = outcome(await execute([usdcToWeth([a, b]), daiGroup]));
 
-    expect(failed).toEqual(
-      new Map([
-        [a.id, 'INSUFFICIENT_OUTPUT'],
-        [b.id, 'INSUFFICIENT_OUTPUT'],
-      ]),
-    );
+    expect(failed).toEqual(new Map([[a.id, 'INSUFFICIENT_OUTPUT']]));
+    expect(executed.get(b.id)?.amountOut).toBe(shareB);
     expect(executed.get(c.id)?.amountOut).toBe(shareC);
     expect(executed.get(d.id)?.amountOut).toBe(shareD);
     const usdcAfter = await snapshotBalances(usdc, [m0.address, m1.address, d0.address, d1.address]);
-    expect(usdcAfter.map((x, i) => x - usdcBefore[i]!)).toEqual([0n, 0n, shareC, shareD]);
+    expect(usdcAfter.map((x, i) => x - usdcBefore[i]!)).toEqual([0n, -(b.amountIn + b.fee), shareC, shareD]);
+    const wethAfter = await snapshotBalances(weth, [m0.address, m1.address]);
+    expect(wethAfter.map((x, i) => x - wethBefore[i]!)).toEqual([0n, shareB]);
     expect(await balanceOf(ctx, dai, d0.address)).toBe(100_000n * ETHER - c.amountIn - c.fee);
-    expect(await ctx.orderExecutor.getFunction('executed')(a.id)).toBe(false);
-    expect(await ctx.orderExecutor.getFunction('executed')(c.id)).toBe(true);
+    expect(await isExecuted(a)).toBe(false);
+    expect(await isExecuted(b)).toBe(true);
+    expect(await isExecuted(c)).toBe(true);
+  });
+
+  it('sheds at most MAX_GROUP_RETRIES + 1 short orders, then fails the rest of the group with RETRY_LIMIT', async () => {
+    expect(await ctx.orderExecutor.getFunction('MAX_GROUP_RETRIES')()).toBe(4n);
+    const oe = ctx.world.contracts.orderExecutor;
+    const shortMakers = await fundedWallets(ctx, 'short-maker', 6, usdc, 10_000n * USDC, oe, MaxUint256);
+    const short = await Promise.all(
+      shortMakers.map((m) => order(m, usdc, weth, 100n * USDC, { minAmountOut: 10n ** 30n })),
+    );
+    const honest = await order(makers[0]!, usdc, weth, 1_000n * USDC);
+    const usdcBefore = await snapshotBalances(
+      usdc,
+      [...shortMakers, makers[0]!].map((m) => m.address),
+    );
+
+    const { executed, failures } = outcome(await execute([usdcToWeth([...short, honest])]));
+
+    // Each rejected order's slot takes the group's last: s0, then s1, s5, s4, s3 fail alone; s2 and the honest
+    // order are left when the retries run out.
+    const [s0, s1, s2, s3, s4, s5] = short as [Order, Order, Order, Order, Order, Order];
+    expect(executed.size).toBe(0);
+    expect(failures).toEqual([
+      [s0.id, 'INSUFFICIENT_OUTPUT'],
+      [s1.id, 'INSUFFICIENT_OUTPUT'],
+      [s5.id, 'INSUFFICIENT_OUTPUT'],
+      [s4.id, 'INSUFFICIENT_OUTPUT'],
+      [s3.id, 'INSUFFICIENT_OUTPUT'],
+      [honest.id, 'RETRY_LIMIT'],
+      [s2.id, 'RETRY_LIMIT'],
+    ]);
+    expect(
+      await snapshotBalances(
+        usdc,
+        [...shortMakers, makers[0]!].map((m) => m.address),
+      ),
+    ).toEqual(usdcBefore);
+    expect(await isExecuted(honest)).toBe(false);
+    // The next batch executes the honest order.
+    expect([...outcome(await execute([usdcToWeth([honest])])).executed.keys()]).toEqual([honest.id]);
+  });
+
+  it('fails alone (TRANSFER_IN_FAILED) an order whose allowance is used up between the check and the pull', async () => {
+    // A maker whose allowance is revoked mid-batch cannot be staged with a plain token; the same window is reached by
+    // two orders of one maker that each pass the check against an allowance covering only one of them.
+    const oe = ctx.world.contracts.orderExecutor;
+    const [maker] = await fundedWallets(ctx, 'one-allowance', 1, usdc, 10_000n * USDC, oe, 1_500n * USDC);
+    const first = await order(maker!, usdc, weth, 1_000n * USDC);
+    const second = await order(maker!, usdc, weth, 1_000n * USDC);
+    const honest = await order(makers[0]!, usdc, weth, 2_000n * USDC);
+    const gross = await v2AmountOut(ctx, usdc, weth, first.amountIn + honest.amountIn);
+    const [shareFirst, shareHonest] = shares(gross, [first.amountIn, honest.amountIn]) as [bigint, bigint];
+
+    const { executed, failed } = outcome(await execute([usdcToWeth([first, second, honest])]));
+
+    expect(failed).toEqual(new Map([[second.id, 'TRANSFER_IN_FAILED']]));
+    expect(executed.get(first.id)?.amountOut).toBe(shareFirst);
+    expect(executed.get(honest.id)?.amountOut).toBe(shareHonest);
+    expect(await balanceOf(ctx, usdc, maker!.address)).toBe(10_000n * USDC - first.amountIn - first.fee);
+    expect(await isExecuted(second)).toBe(false);
   });
 
   it('fails a group whose swap reverts with SWAP_FAILED and moves nothing', async () => {
@@ -329,7 +523,145 @@ describe('OrderExecutor on ganache with the fixture world', () => {
     const { failed } = outcome(await execute([group]));
     expect(failed).toEqual(new Map([[o.id, 'SWAP_FAILED']]));
     expect(await balanceOf(ctx, usdc, makers[0]!.address)).toBe(100_000n * USDC);
-    expect(await ctx.orderExecutor.getFunction('executed')(o.id)).toBe(false);
+    expect(await isExecuted(o)).toBe(false);
+  });
+
+  it('fails BELOW_PRICE_BOUND an order with no minimum routed through pools the executor made', async () => {
+    // The executor's own token EVIL, paired in the configured V2 factory with USDC at par and with WETH at a
+    // hundredth of a WETH for 1,000: a maker's 1,000 USDC buys a few thousandths of a WETH through them. Without the
+    // bound, minAmountOut 0 would let the executor take the USDC out of its pool afterwards.
+    const evilArtifact = loadArtifact('TestToken');
+    const deployment = await new ContractFactory(evilArtifact.abi, evilArtifact.bytecode, executor).deploy(
+      'Evil',
+      'EVIL',
+      18,
+      { gasLimit: GAS_LIMIT },
+    );
+    await deployment.waitForDeployment();
+    const evil = await deployment.getAddress();
+    const router = ctx.world.contracts.uniswapV2Router02;
+    await mined(
+      call(new Contract(evil, evilArtifact.abi, ctx.provider), executor, 'mint', [
+        executor.address,
+        10n ** 30n,
+      ]),
+    );
+    await mined(call(ctx.token('USDC'), executor, 'mint', [executor.address, 1_000n * USDC]));
+    await mined(call(new Contract(weth, WETH_ABI, ctx.provider), executor, 'deposit', [], ETHER / 100n));
+    for (const token of [evil, usdc, weth]) {
+      await mined(
+        call(new Contract(token, WETH_ABI, ctx.provider), executor, 'approve', [router, MaxUint256]),
+      );
+    }
+    const v2Router = new Contract(router, V2_ROUTER_ABI, ctx.provider);
+    for (const [a, b, amountA, amountB] of [
+      [usdc, evil, 1_000n * USDC, 1_000n * ETHER],
+      [evil, weth, 1_000n * ETHER, ETHER / 100n],
+    ] as const) {
+      await mined(
+        call(v2Router, executor, 'addLiquidity', [
+          a,
+          b,
+          amountA,
+          amountB,
+          0n,
+          0n,
+          executor.address,
+          FAR_DEADLINE,
+        ]),
+      );
+    }
+    const factory = new Contract(ctx.world.contracts.uniswapV2Factory, V2_FACTORY_ABI, ctx.provider);
+    const evilWeth = new Contract(
+      (await factory.getFunction('getPair')(evil, weth)) as string,
+      V2_PAIR_ABI,
+      ctx.provider,
+    );
+    const reservesBefore = (await evilWeth.getFunction('getReserves')()) as bigint[];
+
+    const maker = makers[0]!;
+    const o = await order(maker, usdc, weth, 1_000n * USDC, { minAmountOut: 0n });
+    const bound = await minimumAtBound(ctx, usdc, weth, o.amountIn);
+    // The bound: the WETH/USDC V3 average less 5%, about a third of a WETH.
+    expect(bound).toBeGreaterThan((ETHER * 95n) / 100n / 3n - ETHER / 100n);
+    const viaEvilOut = await v2AmountOut(ctx, evil, weth, await v2AmountOut(ctx, usdc, evil, o.amountIn));
+    expect(viaEvilOut).toBeGreaterThan(0n);
+    expect(viaEvilOut).toBeLessThan(bound / 10n);
+    const viaEvil = { weight: 1n, hops: [v2Hop(evil), v2Hop(weth)] };
+    const wethBefore = await balanceOf(ctx, weth, maker.address);
+
+    const { executed, failed } = outcome(await execute([{ ...usdcToWeth([o]), paths: [viaEvil] }]));
+
+    expect(executed.size).toBe(0);
+    expect(failed).toEqual(new Map([[o.id, 'BELOW_PRICE_BOUND']]));
+    expect(await balanceOf(ctx, usdc, maker.address)).toBe(100_000n * USDC);
+    expect(await balanceOf(ctx, weth, maker.address)).toBe(wethBefore);
+    expect(await isExecuted(o)).toBe(false);
+    expect(await evilWeth.getFunction('getReserves')()).toEqual(reservesBefore);
+  });
+
+  it('bounds each order by the deviation its maker signed (tighter than the contract’s)', async () => {
+    const [m0, m1, m2] = makers as [Wallet, Wallet, Wallet];
+    // V2's 0.3% fee alone puts the output more than 1 bp below the V3 average, less than 1% below.
+    const tight = await order(m0, usdc, weth, 1_000n * USDC, { maxDeviationBps: 1 });
+    const onePercent = await order(m1, usdc, weth, 1_000n * USDC, { maxDeviationBps: 100 });
+    const contractDefault = await order(m2, usdc, weth, 1_000n * USDC);
+    const [shareTight] = shares(await v2AmountOut(ctx, usdc, weth, 3_000n * USDC), [
+      tight.amountIn,
+      onePercent.amountIn,
+      contractDefault.amountIn,
+    ]);
+    expect(shareTight!).toBeLessThan(await minimumAtBound(ctx, usdc, weth, tight.amountIn, 1));
+    const gross = await v2AmountOut(ctx, usdc, weth, 2_000n * USDC);
+    // Settled again without `tight`, whose slot took the group's last order.
+    const [shareDefault, shareOne] = shares(gross, [contractDefault.amountIn, onePercent.amountIn]);
+
+    const { executed, failed } = outcome(await execute([usdcToWeth([tight, onePercent, contractDefault])]));
+
+    expect(failed).toEqual(new Map([[tight.id, 'BELOW_PRICE_BOUND']]));
+    expect(executed.get(onePercent.id)?.amountOut).toBe(shareOne);
+    expect(executed.get(contractDefault.id)?.amountOut).toBe(shareDefault);
+    expect(await balanceOf(ctx, usdc, m0.address)).toBe(100_000n * USDC);
+  });
+
+  it('fails a group with NO_PRICE_BOUND when its pair has neither a V3 history nor both USD feeds', async () => {
+    const link = ctx.address('LINK');
+    // LINK has no V3 pool (not even through WETH): its USD feed is its only bound.
+    const linkFeed = (await ctx.orderExecutor.getFunction('priceFeed')(link)) as string;
+    expect(linkFeed).not.toBe(ZERO_ADDRESS);
+    expect(await ctx.orderExecutor.getFunction('priceBound')(usdc, link)).toBeGreaterThan(0n);
+    await mined(call(ctx.orderExecutor, ctx.deployer, 'setPriceFeed', [link, ZERO_ADDRESS]));
+    expect(await ctx.orderExecutor.getFunction('priceBound')(usdc, link)).toBe(0n);
+    const group = (orders: OrderInput[]): GroupInput => ({
+      tokenIn: usdc,
+      tokenOut: link,
+      paths: [{ weight: 1n, hops: [v2Hop(weth), v2Hop(link)] }],
+      orders,
+    });
+    const a = await order(makers[0]!, usdc, link, 1_000n * USDC);
+    const b = await order(makers[1]!, usdc, link, 500n * USDC);
+    const badSignature = await order(makers[2]!, usdc, link, 500n * USDC, { signer: makers[3]! });
+
+    const first = outcome(await execute([group([a, b, badSignature])]));
+
+    expect(first.executed.size).toBe(0);
+    // The checks come first: the bad signature is named as such.
+    expect(first.failures).toEqual([
+      [badSignature.id, 'BAD_SIGNATURE'],
+      [a.id, 'NO_PRICE_BOUND'],
+      [b.id, 'NO_PRICE_BOUND'],
+    ]);
+    expect(await snapshotBalances(usdc, [makers[0]!.address, makers[1]!.address])).toEqual([
+      100_000n * USDC,
+      100_000n * USDC,
+    ]);
+    expect(await isExecuted(a)).toBe(false);
+
+    // The feed back: the same orders execute.
+    await mined(call(ctx.orderExecutor, ctx.deployer, 'setPriceFeed', [link, linkFeed]));
+    const second = outcome(await execute([group([a, b])]));
+    expect(second.failed.size).toBe(0);
+    expect([...second.executed.keys()]).toEqual([a.id, b.id]);
   });
 
   it('pays native tokenOut as coins, each maker its exact share', async () => {
@@ -351,6 +683,75 @@ describe('OrderExecutor on ganache with the fixture world', () => {
     expect(ethAfter.map((x, i) => x - ethBefore[i]!)).toEqual([shareA, shareB]);
     expect(await snapshotBalances(NATIVE, [ctx.world.contracts.orderExecutor])).toEqual([0n]);
     expect(await snapshotBalances(weth, [ctx.world.contracts.orderExecutor])).toEqual([0n]);
+  });
+
+  it('executes the order of a contract-wallet maker (ERC-1271) and refuses a signature of another key', async () => {
+    const oe = ctx.world.contracts.orderExecutor;
+    const { address, owner } = await contractWalletMaker(
+      ctx,
+      'wallet-maker',
+      usdc,
+      10_000n * USDC,
+      oe,
+      MaxUint256,
+    );
+    const o = await order(address, usdc, weth, 1_000n * USDC, { signer: owner });
+    const forged = await order(address, usdc, weth, 500n * USDC, { signer: makers[0]! });
+    const gross = await v2AmountOut(ctx, usdc, weth, o.amountIn);
+
+    const { executed, failed } = outcome(await execute([usdcToWeth([o, forged])]));
+
+    expect(failed).toEqual(new Map([[forged.id, 'BAD_SIGNATURE']]));
+    expect(executed.get(o.id)).toEqual({
+      maker: address,
+      amountIn: o.amountIn,
+      fee: o.fee,
+      amountOut: gross,
+    });
+    expect(await balanceOf(ctx, weth, address)).toBe(gross);
+    expect(await balanceOf(ctx, usdc, address)).toBe(10_000n * USDC - o.amountIn - o.fee);
+    expect(await isExecuted(o)).toBe(true);
+  });
+
+  it('pays native-out wallets that refuse coins or burn the gas in WETH, beside an honest maker paid in coins', async () => {
+    const oe = ctx.world.contracts.orderExecutor;
+    const reverting = await contractWalletMaker(
+      ctx,
+      'revert-wallet',
+      usdc,
+      10_000n * USDC,
+      oe,
+      MaxUint256,
+      1,
+    );
+    const burning = await contractWalletMaker(ctx, 'burn-wallet', usdc, 10_000n * USDC, oe, MaxUint256, 2);
+    const honestMaker = makers[0]!;
+    const r = await order(reverting.address, usdc, NATIVE, 1_000n * USDC, { signer: reverting.owner });
+    const g = await order(burning.address, usdc, NATIVE, 1_500n * USDC, { signer: burning.owner });
+    const h = await order(honestMaker, usdc, NATIVE, 2_000n * USDC);
+    const gross = await v2AmountOut(ctx, usdc, weth, r.amountIn + g.amountIn + h.amountIn);
+    const [shareR, shareG, shareH] = shares(gross, [r.amountIn, g.amountIn, h.amountIn]) as [
+      bigint,
+      bigint,
+      bigint,
+    ];
+    const ethBefore = await balanceOf(ctx, NATIVE, honestMaker.address);
+
+    const { executed, failed } = outcome(
+      await execute([
+        { tokenIn: usdc, tokenOut: NATIVE, paths: [{ weight: 1n, hops: [v2Hop(weth)] }], orders: [r, g, h] },
+      ]),
+    );
+
+    expect(failed.size).toBe(0);
+    expect([r, g, h].map((o) => executed.get(o.id)?.amountOut)).toEqual([shareR, shareG, shareH]);
+    expect(await balanceOf(ctx, weth, reverting.address)).toBe(shareR);
+    expect(await balanceOf(ctx, weth, burning.address)).toBe(shareG);
+    expect(await snapshotBalances(NATIVE, [reverting.address, burning.address])).toEqual([0n, 0n]);
+    expect((await balanceOf(ctx, NATIVE, honestMaker.address)) - ethBefore).toBe(shareH);
+    expect(await balanceOf(ctx, weth, honestMaker.address)).toBe(0n);
+    expect(await snapshotBalances(NATIVE, [oe])).toEqual([0n]);
+    expect(await snapshotBalances(weth, [oe])).toEqual([0n]);
   });
 
   it('fails the group (SWAP_FAILED) when a whitelisted source tries to reenter executeBatch', async () => {
@@ -381,34 +782,63 @@ describe('OrderExecutor on ganache with the fixture world', () => {
 
   it('accepts settleGroup only from itself', async () => {
     const settlement = {
-      id: orderId('x'),
+      id: orderRef('x'),
       maker: makers[0]!.address,
       amountIn: 1n,
       fee: 0n,
       minAmountOut: 0n,
+      maxDeviationBps: 0,
     };
-    const args = [usdc, weth, [{ weight: 1n, hops: [v2Hop(weth)] }], [settlement]];
+    const bound = (await ctx.orderExecutor.getFunction('priceBound')(usdc, weth)) as bigint;
+    const args = [usdc, weth, [{ weight: 1n, hops: [v2Hop(weth)] }], [settlement], bound];
     expect((await revertOf(ctx.orderExecutor, executor, 'settleGroup', args)).name).toBe('NotSelf');
   });
 
-  it('exposes the EIP-712 domain and type hash that wallets sign against', async () => {
+  it('exposes the EIP-712 domain and type hash that wallets sign against, and the on-chain id the service mirrors', async () => {
     expect(await ctx.orderExecutor.getFunction('domainSeparator')()).toBe(
       TypedDataEncoder.hashDomain(orderExecutorDomain(ctx)),
     );
     expect(await ctx.orderExecutor.getFunction('PAIR_AUTHORIZATION_TYPEHASH')()).toBe(
-      id('PairAuthorization(address maker,address tokenIn,address tokenOut)'),
+      id(
+        'PairAuthorization(address maker,address tokenIn,address tokenOut,bytes32 integrator,uint16 maxDeviationBps)',
+      ),
     );
+    const args = {
+      maker: makers[0]!.address,
+      tokenIn: usdc,
+      tokenOut: NATIVE,
+      integrator: integratorOf('some-key'),
+      ref: orderRef('some-order'),
+      amountIn: 123_456_789n,
+    };
+    expect(
+      await ctx.orderExecutor.getFunction('orderId')(
+        args.maker,
+        args.tokenIn,
+        args.tokenOut,
+        args.integrator,
+        args.ref,
+        args.amountIn,
+      ),
+    ).toBe(onchainOrderIdOf(args));
   });
 
-  it('keeps executors, fee collector and fee cap owner-managed and bounded', async () => {
+  it('keeps executors, fee collector, fee cap and price feeds owner-managed and bounded', async () => {
     const outsider = ctx.accounts[0]!;
     expect((await revertOf(ctx.orderExecutor, outsider, 'setExecutor', [outsider.address, true])).name).toBe(
+      'OwnableUnauthorizedAccount',
+    );
+    expect((await revertOf(ctx.orderExecutor, outsider, 'setPriceFeed', [usdc, outsider.address])).name).toBe(
       'OwnableUnauthorizedAccount',
     );
     expect((await revertOf(ctx.orderExecutor, ctx.deployer, 'setMaxFeeBps', [1001])).name).toBe('BadConfig');
     expect((await revertOf(ctx.orderExecutor, ctx.deployer, 'setFeeCollector', [ZERO_ADDRESS])).name).toBe(
       'BadConfig',
     );
+    // The price bound is fixed at deployment.
+    const bound = ['twapWindow', 'minTwapWindow', 'maxDeviationBps', 'feedMaxAge'] as const;
+    const deployed = await Promise.all(bound.map((f) => ctx.orderExecutor.getFunction(f)()));
+    expect(deployed.map(Number)).toEqual(bound.map((f) => DEFAULT_PRICE_BOUND[f]));
     await mined(call(ctx.orderExecutor, ctx.deployer, 'setMaxFeeBps', [1000]));
     await mined(call(ctx.orderExecutor, ctx.deployer, 'setFeeCollector', [outsider.address]));
     await mined(call(ctx.orderExecutor, ctx.deployer, 'setExecutor', [executor.address, false]));
