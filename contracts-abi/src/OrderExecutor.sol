@@ -3,7 +3,6 @@ pragma solidity ^0.8.24;
 
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Path, Venues} from "./RouteTypes.sol";
 import {PathExecutor} from "./PathExecutor.sol";
 import {PriceBound} from "./PriceBound.sol";
@@ -18,8 +17,6 @@ import {IWETH} from "./interfaces/IUniswap.sol";
 ///      pair the maker did not sign; take more than maxFeeBps of an order as fee; execute an order id twice; pay a
 ///      maker less than its minimum or less than the price bound (a time-weighted price less a deviation).
 contract OrderExecutor is PriceBound, ReentrancyGuard, Eip712Domain {
-    using SafeERC20 for IERC20;
-
     struct Order {
         address maker;
         /// @notice The service's reference of the order (keccak256 of its id); part of the on-chain id.
@@ -59,8 +56,9 @@ contract OrderExecutor is PriceBound, ReentrancyGuard, Eip712Domain {
     uint16 public constant MAX_FEE_BPS_LIMIT = 1000;
     /// @notice Gas a maker's wallet gets to receive the native coin; past it the maker is paid in WETH.
     uint256 public constant NATIVE_PAYOUT_GAS = 30_000;
-    /// @notice How many orders a group may shed (each failing alone) before its remaining orders wait for the next
-    ///         batch: bounds the gas makers that fail on purpose can make a group spend.
+    /// @notice How many times a group is settled again after shedding an order that failed alone (so at most
+    ///         MAX_GROUP_RETRIES + 1 orders are shed) before its remaining orders wait for the next batch: bounds the
+    ///         gas makers that fail on purpose can make a group spend.
     uint256 public constant MAX_GROUP_RETRIES = 4;
 
     // Failure codes; 0 = passed. Named in events by _reason.
@@ -108,6 +106,9 @@ contract OrderExecutor is PriceBound, ReentrancyGuard, Eip712Domain {
     error OrderRejected(uint256 index, uint256 failure);
     /// @dev The group's token arrived short (fee-on-transfer or rebasing): the whole group fails.
     error ShortTransferIn();
+    /// @dev Whatever a swap's pools, tokens or sources reverted with: never passed on, so nothing outside this
+    ///      contract can forge an OrderRejected or ShortTransferIn and make the group fail the wrong orders.
+    error SwapFailed();
 
     constructor(
         address owner_,
@@ -327,11 +328,27 @@ contract OrderExecutor is PriceBound, ReentrancyGuard, Eip712Domain {
     ) external {
         if (msg.sender != address(this)) revert NotSelf();
         (uint256 totalIn, uint256 totalFee) = _collect(tokenIn, orders);
-        if (totalFee > 0) IERC20(tokenIn).safeTransfer(feeCollector, totalFee);
+        if (totalFee > 0 && !_tryTransfer(tokenIn, feeCollector, totalFee)) revert SwapFailed();
         bool nativeOut = tokenOut == NATIVE;
-        uint256 gross = _executePaths(tokenIn, nativeOut ? weth : tokenOut, totalIn, paths);
+        uint256 gross;
+        try this.swapPaths(tokenIn, nativeOut ? weth : tokenOut, totalIn, paths) returns (uint256 out) {
+            gross = out;
+        } catch {
+            revert SwapFailed();
+        }
         if (nativeOut) IWETH(weth).withdraw(gross);
         _distribute(tokenIn, tokenOut, gross, totalIn, orders, boundX128);
+    }
+
+    /// @notice Runs a settling group's swap with the tokens this contract holds; callable only by this contract.
+    function swapPaths(
+        address tokenIn,
+        address tokenOut,
+        uint256 amountIn,
+        Path[] calldata paths
+    ) external returns (uint256) {
+        if (msg.sender != address(this)) revert NotSelf();
+        return _executePaths(tokenIn, tokenOut, amountIn, paths);
     }
 
     /// @dev Marks the orders executed and pulls amountIn + fee from each maker; a maker whose transfer fails is

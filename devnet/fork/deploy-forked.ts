@@ -10,6 +10,7 @@ import { deployBridgeContracts, seedBridgeWallets, supportsBridges } from '../wo
 import { deployServiceContracts } from '../world/deploy-service-contracts';
 import { fundAmount, tokenSpec, worldSpec } from '../world/world-spec';
 import { fundForkAccounts, type ForkFunding } from './fund-fork-accounts';
+import { forkPriceOracles } from './fork-price-oracles';
 
 /** What a forked chain already has and the manifest lists: everything but our contracts. */
 export interface ForkWorld {
@@ -131,6 +132,12 @@ export async function deployForked(opts: DeployForkedOptions): Promise<ManifestC
     feeCollector: keys.feeCollector,
     protocolFeeRecipient: keys.protocolFeeRecipient,
     executors: keys.executors.map((w) => w.address),
+    oracles: await forkPriceOracles(
+      chain.provider,
+      known.uniswapV3Factory,
+      known.weth,
+      world.tokens.map((t) => t.address),
+    ),
   });
   // A fork on ganache (no Cancun) gets no bridges.
   const bridges = (await supportsBridges(chain.provider))

@@ -30,9 +30,19 @@ export interface ServiceContractsOptions {
   maxFeeBps?: number;
   /** OrderExecutor's price bound (contracts-abi/src/PriceBound.sol); default DEFAULT_PRICE_BOUND. */
   priceBound?: PriceBoundConfig;
-  /** USD price feeds (Chainlink AggregatorV3 shape) the OrderExecutor uses for pairs no Uniswap V3 pool prices. */
-  priceFeeds?: ReadonlyArray<{ token: string; feed: string }>;
+  /** Each token's price source for the OrderExecutor's bound (PriceBound.setOracle); none: no bound, no execution. */
+  oracles?: readonly PriceOracle[];
 }
+
+/** A token's price source: a Chainlink-shaped USD feed, or the Uniswap V3 pool of the token and the wrapped native. */
+export interface PriceOracle {
+  token: string;
+  kind: 'usd-feed' | 'v3-weth-pool';
+  source: string;
+}
+
+/** PriceBound's ORACLE_* constants. */
+const ORACLE_KIND = { 'usd-feed': 1, 'v3-weth-pool': 2 } as const;
 
 /** The OrderExecutor's PriceBoundConfig, in its field order. */
 export interface PriceBoundConfig {
@@ -122,14 +132,14 @@ export function queueServiceContracts(queue: TxQueue, opts: ServiceContractsOpti
       100_000n,
     );
   }
-  for (const { token, feed } of opts.priceFeeds ?? []) {
+  for (const oracle of opts.oracles ?? []) {
     queue.call(
-      `OrderExecutor.setPriceFeed(${token})`,
+      `OrderExecutor.setOracle(${oracle.token}, ${oracle.kind})`,
       orderExecutor,
       executorArtifact.abi,
-      'setPriceFeed',
-      [token, feed],
-      100_000n,
+      'setOracle',
+      [oracle.token, ORACLE_KIND[oracle.kind], oracle.source],
+      150_000n,
     );
   }
   return { spender, swapRouter, orderExecutor };

@@ -10,7 +10,7 @@ import {
   type BridgeContracts,
 } from './deploy-bridges';
 import { supportsCancun } from './cancun';
-import { queuePriceFeeds } from './deploy-price-feeds';
+import { queuePriceOracles } from './deploy-price-oracles';
 import { queueServiceContracts, type ServiceContracts } from './deploy-service-contracts';
 import { queueUniswap, type UniswapContracts } from './deploy-uniswap';
 import {
@@ -129,9 +129,9 @@ export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWor
   queueV2Pools(queue, ctx);
   queueV3Pools(queue, ctx);
   const venuePools = queueVenuePools(queue, ctx, venues);
-  const priceFeeds = queuePriceFeeds(queue, spec, addressOf);
+  const oracles = queuePriceOracles(queue, spec, addressOf, uniswap.uniswapV3Factory);
   const service = queueServiceContracts(queue, {
-    priceFeeds,
+    oracles,
     weth,
     venues: venueAddresses(uniswap, venues.contracts),
     feeCollector,

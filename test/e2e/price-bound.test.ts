@@ -2,7 +2,13 @@ import { Contract, ContractFactory, MaxUint256, parseUnits, type Wallet } from '
 import { loadArtifact } from '../../contracts-abi/artifacts';
 import { devnetKeys } from '../../devnet/keys';
 import { startChain, type ChainHandle } from '../../devnet/start-chain';
-import { ERC20_ABI, FAR_DEADLINE, V3_SWAP_ROUTER_ABI } from '../../devnet/world/abis';
+import {
+  ERC20_ABI,
+  FAR_DEADLINE,
+  V3_POSITION_MANAGER_ABI,
+  V3_SWAP_ROUTER_ABI,
+} from '../../devnet/world/abis';
+import { v3PoolAddress } from '../../devnet/world/uniswap-pool-address';
 import { DEFAULT_PRICE_BOUND } from '../../devnet/world/deploy-service-contracts';
 import { deployWorld, type DeployedWorld } from '../../devnet/world/deploy-world';
 import { referencePrice, tokenSpec, worldSpec } from '../../devnet/world/world-spec';
@@ -33,14 +39,16 @@ const tokenOf = (symbol: string) => {
   return token;
 };
 
-/** priceBound(in, out) as whole tokenOut per whole tokenIn. */
+/** priceBound(in, out) as whole tokenOut per whole tokenIn (12 significant decimals kept). */
 async function boundPrice(inSymbol: string, outSymbol: string): Promise<number> {
   const priceX128 = (await executor.getFunction('priceBound')(
     tokenOf(inSymbol).address,
     tokenOf(outSymbol).address,
   )) as bigint;
-  const scale = 10 ** (tokenSpec(spec, inSymbol).decimals - tokenSpec(spec, outSymbol).decimals);
-  return (Number((priceX128 * 10n ** 12n) / Q128) / 1e12) * scale;
+  const decimalsIn = BigInt(tokenSpec(spec, inSymbol).decimals);
+  const decimalsOut = BigInt(tokenSpec(spec, outSymbol).decimals);
+  const micro = (priceX128 * 10n ** (decimalsIn + 12n)) / (Q128 * 10n ** decimalsOut);
+  return Number(micro) / 1e12;
 }
 
 const relativeError = (a: number, b: number) => Math.abs(a / b - 1);
@@ -82,11 +90,13 @@ describe('the price bound of each source', () => {
     ).toBeLessThan(2e-3);
   });
 
-  it('prices pairs without V3 pools from the USD feeds (BAL/WETH on Balancer only, USDT/DAI on StableSwap)', async () => {
+  it('prices tokens without a V3 pool against WETH from their USD feeds (BAL on Balancer only, the StableSwap stables)', async () => {
     expect(relativeError(await boundPrice('BAL', 'WETH'), referencePrice(spec, 'BAL', 'WETH'))).toBeLessThan(
       1e-9,
     );
     expect(relativeError(await boundPrice('USDT', 'DAI'), 1)).toBeLessThan(1e-9);
+    // DAI's feed against USDC's pool: the wrapped native's feed converts between the units.
+    expect(relativeError(await boundPrice('DAI', 'USDC'), 1)).toBeLessThan(1e-3);
   });
 
   it('has no bound (0) for a token with neither a pool nor a feed', async () => {
@@ -100,6 +110,63 @@ describe('the price bound of each source', () => {
     expect(await executor.getFunction('priceBound')(await fresh.getAddress(), tokenOf('USDC').address)).toBe(
       0n,
     );
+  });
+});
+
+describe('sources the owner configured, never discovered', () => {
+  it('leaves the bound of a pair alone when anyone creates a Uniswap V3 pool of it at another price', async () => {
+    const id = await chain.snapshot();
+    try {
+      const before = (await executor.getFunction('priceBound')(
+        tokenOf('DAI').address,
+        tokenOf('USDC').address,
+      )) as bigint;
+      const [dai, usdc] = [tokenOf('DAI').address, tokenOf('USDC').address];
+      const [token0, token1] = dai.toLowerCase() < usdc.toLowerCase() ? [dai, usdc] : [usdc, dai];
+      // Half a dollar per DAI, in a 1 % pool (a fee tier nobody uses for the pair).
+      const daiIsToken0 = token0 === dai;
+      const price = daiIsToken0 ? 0.5e6 / 1e18 : 1e18 / 0.5e6;
+      const sqrtPriceX96 = BigInt(Math.floor(Math.sqrt(price) * 2 ** 48)) * 2n ** 48n;
+      const manager = new Contract(world.contracts.uniswapV3PositionManager, V3_POSITION_MANAGER_ABI, trader);
+      await (
+        await manager.getFunction('createAndInitializePoolIfNecessary')(
+          token0,
+          token1,
+          10_000,
+          sqrtPriceX96,
+          {
+            gasLimit: 6_000_000n,
+          },
+        )
+      ).wait();
+      await chain.increaseTime(DEFAULT_PRICE_BOUND.twapWindow);
+      await chain.mine();
+      expect(await executor.getFunction('priceBound')(tokenOf('DAI').address, tokenOf('USDC').address)).toBe(
+        before,
+      );
+    } finally {
+      await chain.revert(id);
+    }
+  });
+
+  it('accepts as a token’s pool only the factory’s pool of that token and WETH, and only from the owner', async () => {
+    const owner = executor.connect(keys.deployer.connect(chain.provider)) as Contract;
+    const wethUsdc = v3PoolAddress(
+      world.contracts.uniswapV3Factory,
+      tokenOf('WETH').address,
+      tokenOf('USDC').address,
+      500,
+    );
+    await expect(
+      owner.getFunction('setOracle').staticCall(tokenOf('DAI').address, 2, wethUsdc),
+    ).rejects.toThrow();
+    await expect(
+      owner.getFunction('setOracle').staticCall(tokenOf('USDC').address, 2, wethUsdc),
+    ).resolves.toEqual([]);
+    const stranger = executor.connect(trader) as Contract;
+    await expect(
+      stranger.getFunction('setOracle').staticCall(tokenOf('USDC').address, 0, wethUsdc),
+    ).rejects.toThrow();
   });
 });
 

@@ -3,6 +3,8 @@ pragma solidity ^0.8.24;
 
 /// @dev The Uniswap V3 pool reads a time-weighted price needs.
 interface IUniswapV3OracleLike {
+    function fee() external view returns (uint24);
+
     function slot0()
         external
         view
