@@ -23,7 +23,7 @@ export { buildQuery, canonicalQuery, decodeQueryComponent, encodeRfc3986 } from 
 export { SCHEME_TAG, bodyHashOf, signRequest, signedMessage } from './signing/sign-request';
 export type { HttpMethod, RequestToSign, SignedRequest } from './signing/sign-request';
 export { Maker, signPairAuthorization } from './maker';
-export type { EnsuredAllowance, MakerDcaStrategy, MakerLimitOrder } from './maker';
+export type { EnsuredAllowance, MakerDcaStrategy, MakerLimitOrder, MakerWalletOptions } from './maker';
 export { DEFAULT_FEE_BUFFER_BPS, allowanceNeeded } from './allowance';
 export type { AllowanceNeeds } from './allowance';
 export { numberToBaseUnitsCeil, toBaseUnits } from './amounts';

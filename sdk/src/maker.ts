@@ -62,9 +62,23 @@ export interface MakerDcaStrategy {
   maxPrice?: number;
 }
 
+/** A contract wallet as the maker (a Safe or any ERC-1271 wallet) whose owner key is the Maker's signer. */
+export interface MakerWalletOptions {
+  /** The wallet's address: the `accountTo` of its orders and the account whose allowance counts. */
+  wallet: string;
+  /**
+   * Sends the wallet's `approve(spender, amount)` on `token` (for a Safe: a Safe transaction) and resolves once it
+   * is mined, with its hash. Without it, an allowance short of what the orders need is an `ALLOWANCE_SHORT` error
+   * naming the approval to make.
+   */
+  approve?: (p: { token: string; spender: string; amount: bigint }) => Promise<string>;
+}
+
 /**
  * The maker's side of limit orders and DCA with one ethers signer (connected to the chain's provider): what to
- * sign and approve comes from GET /order-authorization, tokens from GET /tokens.
+ * sign and approve comes from GET /order-authorization, tokens from GET /tokens. The maker is the signer's own
+ * address, or a contract wallet it signs for (`options.wallet`): the order contract asks the wallet's
+ * `isValidSignature` (ERC-1271).
  */
 export class Maker {
   private readonly tokens: TokenList;
@@ -72,13 +86,14 @@ export class Maker {
   constructor(
     readonly client: TasClient,
     readonly signer: Signer,
+    readonly options?: MakerWalletOptions,
   ) {
     this.tokens = new TokenList(client);
   }
 
   /** The maker's EIP-55 address (the `accountTo` of its orders). */
   async address(): Promise<string> {
-    return getAddress(await this.signer.getAddress());
+    return getAddress(this.options?.wallet ?? (await this.signer.getAddress()));
   }
 
   /** GET /order-authorization for this maker; tokens by address or symbol. */
@@ -176,6 +191,21 @@ export class Maker {
     const needed = allowanceNeeded(auth, needs);
     const allowance = BigInt(auth.allowance);
     if (allowance >= needed) return { allowance, needed };
+    if (this.options) {
+      if (!this.options.approve) {
+        throw new TasError({
+          code: 'ALLOWANCE_SHORT',
+          status: 0,
+          message: `the wallet ${auth.accountTo} must approve ${needed} of ${auth.tokenIn} to ${auth.spender} (allowance ${allowance})`,
+        });
+      }
+      const approvalTxHash = await this.options.approve({
+        token: auth.tokenIn,
+        spender: auth.spender,
+        amount: needed,
+      });
+      return { allowance: needed, needed, approvalTxHash };
+    }
     const token = new Contract(auth.tokenIn, ERC20_APPROVE_ABI, this.signer);
     const tx = await token.getFunction('approve')(auth.spender, needed);
     const receipt = await tx.wait();

@@ -1,4 +1,7 @@
+import { getAddress, isAddress } from 'ethers';
 import { TasClient, type TasClientOptions } from '../client';
+import { TasError } from '../errors';
+import type { MakerWalletOptions } from '../maker';
 import { TokenList } from '../token-list';
 import type { Token } from '../types';
 import { CLI_VERSION, type CliIo } from './io';
@@ -52,6 +55,23 @@ export class Context {
   /** The address of TAS_PRIVATE_KEY's wallet, when it is set (no RPC needed). */
   walletAddress(): string | undefined {
     return walletFromEnv(this.io)?.address;
+  }
+
+  /**
+   * TAS_MAKER_WALLET: a contract wallet (a Safe, any ERC-1271 wallet) that TAS_PRIVATE_KEY's key signs orders for;
+   * undefined when unset (the key's own address is the maker).
+   */
+  makerWallet(): MakerWalletOptions | undefined {
+    const raw = this.io.env.TAS_MAKER_WALLET?.trim();
+    if (!raw) return undefined;
+    if (!isAddress(raw)) {
+      throw new TasError({
+        code: 'INVALID_MAKER_WALLET',
+        status: 0,
+        message: 'TAS_MAKER_WALLET is not an address',
+      });
+    }
+    return { wallet: getAddress(raw) };
   }
 
   /** TAS_PRIVATE_KEY's wallet on TAS_RPC_URL, checked to serve `chainId`; closed when the command ends. */

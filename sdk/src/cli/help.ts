@@ -80,6 +80,8 @@ export function generalHelp(commands: readonly CommandSpec[]): string {
     '  TAS_PROFILE_FILE  the profile file (default ~/.config/tas/profile.json; must be mode 0600)',
     "  TAS_PRIVATE_KEY   the maker's wallet for swap --send, order create and dca create (never a flag)",
     '  TAS_RPC_URL       a node of the chain, for the same commands',
+    "  TAS_MAKER_WALLET  a contract wallet (Safe, ERC-1271) the key signs orders for: the orders' maker; its",
+    '                    allowance must already cover them (approve from the wallet)',
     '',
     'Exit codes: 0 success, 1 error (API, network, chain, profile), 2 usage error.',
     '',

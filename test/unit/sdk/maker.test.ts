@@ -6,6 +6,7 @@ import {
   signPairAuthorization,
   TasClient,
   toBaseUnits,
+  type MakerWalletOptions,
   type OrderAuthorization,
 } from '../../../sdk/src';
 import { integratorOf, pairAuthorizationTypedData } from '../../../shared/domain/pair-authorization';
@@ -188,6 +189,19 @@ describe('Maker', () => {
     return { maker: new Maker(client, WALLET), calls: api.calls };
   }
 
+  function walletMakerOver(
+    auth: OrderAuthorization,
+    options: MakerWalletOptions,
+  ): { maker: Maker; calls: Call[] } {
+    const api = fakeApi(auth);
+    const client = new TasClient({
+      baseUrl: 'http://api.test/api/v1',
+      credentials: CREDENTIALS,
+      fetch: api.fetch,
+    });
+    return { maker: new Maker(client, WALLET, options), calls: api.calls };
+  }
+
   it('creates a limit order from symbols: tokens resolved, pair signed, allowance already enough', async () => {
     const auth = authorization({ allowance: String(10n ** 21n) });
     const { maker, calls } = makerOver(auth);
@@ -279,6 +293,51 @@ describe('Maker', () => {
       maker.signPair(1, 'WETH', '0x4444444444444444444444444444444444444444'),
     ).rejects.toMatchObject({
       code: 'UNKNOWN_TOKEN',
+    });
+  });
+
+  describe('a contract wallet as the maker (its owner key signing)', () => {
+    const CONTRACT_WALLET = '0x5555555555555555555555555555555555555555';
+
+    it('makes the wallet the maker of the authorization and the order, signing with the owner key', async () => {
+      const auth = authorization({ accountTo: CONTRACT_WALLET, allowance: String(10n ** 21n) });
+      const { maker, calls } = walletMakerOver(auth, { wallet: CONTRACT_WALLET.toLowerCase() });
+      expect(await maker.address()).toBe(CONTRACT_WALLET);
+      await maker.createLimitOrder({
+        chainId: 1,
+        sell: 'WETH',
+        buy: 'USDC',
+        amount: '0.5',
+        priceTrigger: '1000',
+      });
+      expect(calls[1]!.query).toContain(`accountTo=${CONTRACT_WALLET}`);
+      const body = calls[2]!.body as Record<string, string>;
+      expect(body.accountTo).toBe(CONTRACT_WALLET);
+      expect(body.signature).toBe(await signPairAuthorization(WALLET, auth.typedData));
+    });
+
+    it("sends a short allowance's approval through the given hook, exactly what is needed", async () => {
+      const auth = authorization({ accountTo: CONTRACT_WALLET, allowance: '0', required: '0' });
+      const approvals: Array<{ token: string; spender: string; amount: bigint }> = [];
+      const { maker } = walletMakerOver(auth, {
+        wallet: CONTRACT_WALLET,
+        approve: (p) => {
+          approvals.push(p);
+          return Promise.resolve('0xabc');
+        },
+      });
+      const ensured = await maker.ensureAllowance(1, 'WETH', 'USDC', { adding: 1_000_000n });
+      expect(approvals).toEqual([{ token: WETH, spender: EXECUTOR, amount: ensured.needed }]);
+      expect(ensured).toMatchObject({ allowance: ensured.needed, approvalTxHash: '0xabc' });
+    });
+
+    it('refuses with ALLOWANCE_SHORT, naming the approval, when no hook is given', async () => {
+      const auth = authorization({ accountTo: CONTRACT_WALLET, allowance: '0', required: '0' });
+      const { maker } = walletMakerOver(auth, { wallet: CONTRACT_WALLET });
+      await expect(maker.ensureAllowance(1, 'WETH', 'USDC', { adding: 1_000_000n })).rejects.toMatchObject({
+        code: 'ALLOWANCE_SHORT',
+        message: expect.stringContaining(`the wallet ${CONTRACT_WALLET} must approve`),
+      });
     });
   });
 

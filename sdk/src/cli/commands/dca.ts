@@ -89,7 +89,7 @@ export const dcaCreate: CommandSpec = {
       maxPrice: args.optionalNumber('max-price'),
     };
     const { wallet } = await ctx.wallet(chainId, 'dca create');
-    const strategy = await new Maker(ctx.client(), wallet).createDcaStrategy(params);
+    const strategy = await new Maker(ctx.client(), wallet, ctx.makerWallet()).createDcaStrategy(params);
     ctx.out.result(strategy, () => renderStrategy(strategy));
   },
 };

@@ -76,7 +76,7 @@ export const orderCreate: CommandSpec = {
     const timeoutMs = args.duration('timeout', 3600) * 1000;
     const { wallet } = await ctx.wallet(chainId, 'order create');
     const client = ctx.client();
-    const order = await new Maker(client, wallet).createLimitOrder({
+    const order = await new Maker(client, wallet, ctx.makerWallet()).createLimitOrder({
       chainId,
       sell: args.string('sell'),
       buy: args.string('buy'),
