@@ -1,4 +1,4 @@
-import { Contract, ContractFactory, getAddress, parseUnits, type Wallet } from 'ethers';
+import { Contract, ContractFactory, getAddress, parseUnits, Wallet } from 'ethers';
 import { loadArtifact } from '../../contracts-abi/artifacts';
 import type { ManifestToken } from '../../devnet/manifest';
 import { ERC20_ABI } from '../../shared/chain/contract-interfaces';
@@ -171,6 +171,58 @@ describe('contract-wallet makers (ERC-1271)', () => {
       { timeoutMs: 60_000 },
     );
     expect(orders.map((o) => o.status)).toEqual(['successful', 'successful']);
+  });
+});
+
+describe('EIP-7702 accounts as makers', () => {
+  it("executes the limit order of an account delegated to wallet code, signed with the account's own key", async () => {
+    const { chain, client, makers, weth, usdc, capBps, service } = e2e;
+    const funder = makers[0]!;
+    const account = new Wallet(Wallet.createRandom().privateKey, service.provider);
+    const amountIn = baseUnits('0.03', weth);
+    await (await funder.sendTransaction({ to: account.address, value: 10n ** 18n })).wait();
+    const wethToken = new Contract(weth.address, ERC20_ABI, funder);
+    await (await wethToken.getFunction('transfer')(account.address, amountIn * 2n)).wait();
+    await approveExecutor(account, chain, weth.address, amountIn + feeCap(amountIn, capBps));
+    // Delegate the account to a TestContractWallet's code (EIP-7702, type-4 transaction sent by another wallet).
+    const artifact = loadArtifact('TestContractWallet');
+    const implementation = await new ContractFactory(artifact.abi, artifact.bytecode, funder).deploy(
+      funder.address,
+    );
+    await implementation.waitForDeployment();
+    const authorization = await account.authorize({
+      address: await implementation.getAddress(),
+      nonce: await service.provider.getTransactionCount(account.address),
+      chainId: BigInt(chain.chainId),
+    });
+    await (
+      await funder.sendTransaction({
+        type: 4,
+        to: account.address,
+        authorizationList: [authorization],
+        gasLimit: 100_000n,
+      })
+    ).wait();
+    expect((await service.provider.getCode(account.address)).slice(0, 8)).toBe('0xef0100');
+
+    const price = await marketPrice(service.provider, chain, weth, usdc);
+    const order = await createLimitOrder(
+      client,
+      limitOrderBody({
+        accountTo: account.address,
+        chainId: chain.chainId,
+        ...limitOrderTokens(weth, usdc),
+        amount: '0.03',
+        priceTrigger: priceString(price * 0.9),
+        price: priceString(price * 0.9),
+        gasPrice: '1',
+        slippage: '1',
+        signature: await signFor(account, account.address, weth.address, usdc.address, client),
+      }),
+    );
+    const done = await waitForLimitOrder(client, order.id, ['completed', 'failed'], 60_000);
+    expect(done).toMatchObject({ status: 'completed', reasonFail: [] });
+    expect(await balanceOf(service.provider, usdc.address, account.address)).toBeGreaterThan(0n);
   });
 });
 
