@@ -191,13 +191,19 @@ export class PlanStage {
       (pairOrders) => `${pairOrders[0]!.order.tokenIn}>${pairOrders[0]!.order.tokenOut}`,
       async (pairOrders) => {
         const first = pairOrders[0]!.order;
-        const bound = await this.pairBound(first.tokenIn, first.tokenOut);
-        if (bound === undefined) {
-          return deps.moves.failAll(
+        const failPair = (reason: string) =>
+          deps.moves.failAll(
             pairOrders.map((p) => p.order),
-            'NO_PRICE_BOUND',
+            reason,
           );
-        }
+        const bound = await this.pairBound(first.tokenIn, first.tokenOut).catch((err: unknown) => {
+          if (!isOutageError(err)) throw err;
+          deps.availability.rpcFailed();
+          return 'outage' as const;
+        });
+        if (bound === 'outage') return failPair('RPC_ERROR');
+        // The contract would fail every order of the pair NO_PRICE_BOUND: not worth a transaction.
+        if (bound === undefined) return failPair('NO_PRICE_BOUND');
         const plan = planGroup(deps.engine, pairOrders, gasPrice, bound);
         for (const o of plan.notCrossed) await deps.moves.release(o);
         if (plan.planned) groups.push(plan.planned);
