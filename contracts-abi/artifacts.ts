@@ -20,6 +20,7 @@ export type ContractName =
   | 'TestToken'
   | 'TestPriceFeed'
   | 'TestContractWallet'
+  | 'PriceOracle'
   | 'TestExternalSource'
   | 'TestSwapCaller'
   | 'WrappedNative'

@@ -6,6 +6,7 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {Path, Venues} from "./RouteTypes.sol";
 import {PathExecutor} from "./PathExecutor.sol";
 import {PriceBound} from "./PriceBound.sol";
+import {PriceOracle} from "./PriceOracle.sol";
 import {Eip712Domain} from "./Eip712Domain.sol";
 import {MakerSignatures} from "./MakerSignatures.sol";
 import {IWETH} from "./interfaces/IUniswap.sol";
@@ -16,7 +17,7 @@ import {IWETH} from "./interfaces/IUniswap.sol";
 /// @dev What an executor key cannot do, whatever it passes: spend a maker's tokens for an integrator (API key) or a
 ///      pair the maker did not sign; take more than maxFeeBps of an order as fee; execute an order id twice; pay a
 ///      maker less than its minimum or less than the price bound (a time-weighted price less a deviation).
-contract OrderExecutor is PriceBound, ReentrancyGuard, Eip712Domain {
+contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domain {
     struct Order {
         address maker;
         /// @notice The service's reference of the order (keccak256 of its id); part of the on-chain id.
@@ -116,8 +117,13 @@ contract OrderExecutor is PriceBound, ReentrancyGuard, Eip712Domain {
         Venues memory venues_,
         address feeCollector_,
         uint16 maxFeeBps_,
-        PriceBoundConfig memory priceBound_
-    ) PathExecutor(owner_, weth_, venues_) PriceBound(priceBound_) Eip712Domain("TradeAggregationService", "1") {
+        PriceOracle priceOracle_,
+        uint16 maxDeviationBps_
+    )
+        PathExecutor(owner_, weth_, venues_)
+        PriceBound(priceOracle_, maxDeviationBps_)
+        Eip712Domain("TradeAggregationService", "1")
+    {
         _setFeeCollector(feeCollector_);
         _setMaxFeeBps(maxFeeBps_);
     }
@@ -199,7 +205,7 @@ contract OrderExecutor is PriceBound, ReentrancyGuard, Eip712Domain {
             }
         }
         if (passedCount == 0) return;
-        uint256 boundX128 = priceBound(group.tokenIn, group.tokenOut);
+        uint256 boundX128 = _boundOf(group.tokenIn, group.tokenOut);
         if (boundX128 == 0) return _failAll(passed, passedCount, NO_PRICE_BOUND);
         for (uint256 retries; ; ++retries) {
             assembly ("memory-safe") {

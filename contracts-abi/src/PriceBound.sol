@@ -2,107 +2,33 @@
 pragma solidity ^0.8.24;
 
 import {FullMath} from "@uniswap/v4-core/src/libraries/FullMath.sol";
-import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
-import {PathExecutor} from "./PathExecutor.sol";
-import {IUniswapV3FactoryLike} from "./interfaces/IUniswap.sol";
-import {IERC20DecimalsLike, IPriceFeedLike, IUniswapV3OracleLike} from "./interfaces/IPriceOracles.sol";
+import {PriceOracle} from "./PriceOracle.sol";
 
-/// @notice The least an order may receive whatever its executor passes: a price one block cannot move, less a
-///         deviation the owner fixes at deployment and each maker may tighten in its authorization. Each token's price
-///         comes from the one source the owner configured for it (`setOracle`): the time-weighted average of a
-///         Uniswap V3 pool of the token against WETH, or a Chainlink-style USD feed. Pools are never discovered: a
-///         pool anyone can create (a new fee tier, a pair nobody trades) never sets a bound.
-/// @dev Prices are Q128 fixed point, tokenOut base units per tokenIn base unit; 0 means "no bound available", which
-///      fails the orders instead of executing them unbounded. Every read is guarded: a pool or feed that reverts or
-///      answers nonsense counts as absent, never as a revert of the batch.
-abstract contract PriceBound is PathExecutor {
-    struct PriceBoundConfig {
-        /// @notice The TWAP window in seconds (shortened to a pool's oldest observation).
-        uint32 twapWindow;
-        /// @notice A pool whose history is shorter than this is not used (its average would be a spot price).
-        uint32 minTwapWindow;
-        /// @notice The widest deviation below the bound price an execution may reach, in basis points.
-        uint16 maxDeviationBps;
-        /// @notice A feed answer older than this many seconds is not used.
-        uint32 feedMaxAge;
-    }
-
-    /// @notice Where a token's price comes from: nothing, a USD feed, or a Uniswap V3 pool of (token, WETH).
-    uint8 public constant ORACLE_NONE = 0;
-    uint8 public constant ORACLE_USD_FEED = 1;
-    uint8 public constant ORACLE_V3_WETH_POOL = 2;
-
-    struct TokenOracle {
-        uint8 kind;
-        address source;
-    }
-
+/// @notice The least an order may receive whatever its executor passes: the PriceOracle's price of the pair (one
+///         block cannot move it), less a deviation fixed at deployment that each maker may tighten in its
+///         authorization.
+abstract contract PriceBound {
     uint16 public constant MAX_DEVIATION_BPS_LIMIT = 2000;
     uint256 private constant Q128 = 1 << 128;
-    /// @dev 1.0001^443000 ≈ 2^63.9: a pool's price stays within [2^64, 2^192] in Q128.
-    int256 private constant MAX_LEG_TICK = 443000;
-    // Units a token's price is expressed in.
-    uint8 private constant UNIT_WETH = 1;
-    uint8 private constant UNIT_USD = 2;
 
-    uint32 public immutable twapWindow;
-    uint32 public immutable minTwapWindow;
+    /// @notice Where prices come from (its owner configures each token's source).
+    PriceOracle public immutable priceOracle;
+    /// @notice The widest an execution may fall below the oracle's price, in basis points.
     uint16 public immutable maxDeviationBps;
-    uint32 public immutable feedMaxAge;
-
-    mapping(address => TokenOracle) public oracleOf;
-
-    event OracleSet(address indexed token, uint8 kind, address source);
 
     error BadPriceBoundConfig();
-    error BadOracle();
 
-    constructor(PriceBoundConfig memory config) {
-        if (
-            config.twapWindow == 0 ||
-            config.minTwapWindow == 0 ||
-            config.minTwapWindow > config.twapWindow ||
-            config.maxDeviationBps == 0 ||
-            config.maxDeviationBps > MAX_DEVIATION_BPS_LIMIT
-        ) revert BadPriceBoundConfig();
-        twapWindow = config.twapWindow;
-        minTwapWindow = config.minTwapWindow;
-        maxDeviationBps = config.maxDeviationBps;
-        feedMaxAge = config.feedMaxAge;
+    constructor(PriceOracle priceOracle_, uint16 maxDeviationBps_) {
+        if (address(priceOracle_) == address(0) || maxDeviationBps_ == 0 || maxDeviationBps_ > MAX_DEVIATION_BPS_LIMIT)
+            revert BadPriceBoundConfig();
+        priceOracle = priceOracle_;
+        maxDeviationBps = maxDeviationBps_;
     }
 
-    /// @notice Sets a token's price source. A pool must be the configured Uniswap V3 factory's pool of the token and
-    ///         WETH (at the pool's own fee), so only a genuine pool of the pair can be named.
-    function setOracle(address token, uint8 kind, address source) external onlyOwner {
-        if (kind > ORACLE_V3_WETH_POOL || (kind != ORACLE_NONE && source == address(0))) revert BadOracle();
-        if (kind == ORACLE_V3_WETH_POOL) {
-            if (token == weth || v3Factory == address(0)) revert BadOracle();
-            uint24 fee = IUniswapV3OracleLike(source).fee();
-            if (IUniswapV3FactoryLike(v3Factory).getPool(token, weth, fee) != source) revert BadOracle();
-        }
-        oracleOf[token] = TokenOracle(kind, kind == ORACLE_NONE ? address(0) : source);
-        emit OracleSet(token, kind, source);
-    }
-
-    /// @notice The bound price of tokenIn in tokenOut (Q128, base units); 0 when none is available.
-    function priceBound(address tokenIn, address tokenOut) public view returns (uint256) {
-        address a = tokenIn == NATIVE ? weth : tokenIn;
-        address b = tokenOut == NATIVE ? weth : tokenOut;
-        if (a == b) return Q128;
-        (uint8 unitA, uint256 priceA) = _tokenPrice(a);
-        if (priceA == 0) return 0;
-        (uint8 unitB, uint256 priceB) = _tokenPrice(b);
-        if (priceB == 0) return 0;
-        if (unitA != unitB) {
-            // One side in WETH, the other in USD: WETH's own feed converts.
-            (uint8 unitW, uint256 wethUsd) = _tokenPrice(weth);
-            if (unitW != UNIT_USD || wethUsd == 0) return 0;
-            if (unitA == UNIT_WETH) priceA = FullMath.mulDiv(priceA, wethUsd, Q128);
-            else priceB = FullMath.mulDiv(priceB, wethUsd, Q128);
-            if (priceA == 0 || priceB == 0) return 0;
-        }
-        if (priceA / priceB >= Q128) return 0;
-        return FullMath.mulDiv(priceA, Q128, priceB);
+    /// @notice The bound price of tokenIn in tokenOut (Q128, base units); 0 when none is available. Reverts when a
+    ///         source is broken (executions then fail NO_PRICE_BOUND).
+    function priceBound(address tokenIn, address tokenOut) external view returns (uint256) {
+        return priceOracle.priceBound(tokenIn, tokenOut);
     }
 
     /// @notice The least `amountIn` may buy: amountIn × price × (10⁴ − deviation) / 10⁴, where the deviation is the
@@ -118,91 +44,12 @@ abstract contract PriceBound is PathExecutor {
         return (FullMath.mulDiv(amountIn, priceX128, Q128) * (10_000 - deviation)) / 10_000;
     }
 
-    /// @dev A base unit of `token` in WETH base units (WETH itself, or its pool's average) or in USD (its feed; for
-    ///      WETH the feed wins, since WETH is the unit of the pools), Q128; price 0 when it has none.
-    function _tokenPrice(address token) private view returns (uint8 unit, uint256 priceX128) {
-        TokenOracle memory oracle = oracleOf[token];
-        if (oracle.kind == ORACLE_USD_FEED) return (UNIT_USD, _feedPrice(token, oracle.source));
-        if (token == weth) return (UNIT_WETH, Q128);
-        if (oracle.kind == ORACLE_V3_WETH_POOL) return (UNIT_WETH, _poolPrice(oracle.source, token));
-        return (UNIT_WETH, 0);
-    }
-
-    /// @dev The pool's time-weighted price of a base unit of `token` in WETH base units (Q128).
-    function _poolPrice(address pool, address token) private view returns (uint256) {
-        (bool ok, int256 meanTick) = _observe(pool);
-        if (!ok || meanTick > MAX_LEG_TICK || meanTick < -MAX_LEG_TICK) return 0;
-        uint256 sqrtPrice = TickMath.getSqrtPriceAtTick(int24(meanTick));
-        uint256 token1PerToken0 = FullMath.mulDiv(sqrtPrice, sqrtPrice, 1 << 64);
-        return token < weth ? token1PerToken0 : FullMath.mulDiv(Q128, Q128, token1PerToken0);
-    }
-
-    /// @dev The pool's mean tick over min(twapWindow, its history).
-    function _observe(address pool) private view returns (bool ok, int256 meanTick) {
-        uint16 index;
-        uint16 cardinality;
-        try IUniswapV3OracleLike(pool).slot0() returns (uint160, int24, uint16 i, uint16 c, uint16, uint8, bool) {
-            (index, cardinality) = (i, c);
-        } catch {
-            return (false, 0);
-        }
-        if (cardinality == 0) return (false, 0);
-        uint32 oldest;
-        try IUniswapV3OracleLike(pool).observations((uint256(index) + 1) % cardinality) returns (
-            uint32 timestamp,
-            int56,
-            uint160,
-            bool initialized
-        ) {
-            oldest = timestamp;
-            // The ring is not full yet: slot 0 holds the oldest observation.
-            if (!initialized) (oldest, , , ) = IUniswapV3OracleLike(pool).observations(0);
-        } catch {
-            return (false, 0);
-        }
-        uint32 age;
-        unchecked {
-            age = uint32(block.timestamp) - oldest;
-        }
-        uint256 window = age < twapWindow ? age : twapWindow;
-        if (window < minTwapWindow) return (false, 0);
-        uint32[] memory secondsAgos = new uint32[](2);
-        secondsAgos[0] = uint32(window);
-        try IUniswapV3OracleLike(pool).observe(secondsAgos) returns (int56[] memory ticks, uint160[] memory) {
-            if (ticks.length != 2) return (false, 0);
-            int256 delta = int256(ticks[1]) - int256(ticks[0]);
-            meanTick = delta / int256(window);
-            // Round towards negative infinity, as Uniswap's own oracle library does.
-            if (delta < 0 && delta % int256(window) != 0) --meanTick;
-            ok = true;
-        } catch {
-            return (false, 0);
-        }
-    }
-
-    /// @dev A base unit of `token` in USD (Q128): answer / 10^(feed decimals + token decimals), fresh and positive.
-    function _feedPrice(address token, address feed) private view returns (uint256) {
-        uint256 answer;
-        try IPriceFeedLike(feed).latestRoundData() returns (uint80, int256 value, uint256, uint256 updatedAt, uint80) {
-            if (value <= 0 || value >= 2 ** 128 || updatedAt > block.timestamp) return 0;
-            if (block.timestamp - updatedAt > feedMaxAge) return 0;
-            answer = uint256(value);
-        } catch {
-            return 0;
-        }
-        uint8 feedDecimals;
-        uint8 tokenDecimals;
-        try IPriceFeedLike(feed).decimals() returns (uint8 d) {
-            feedDecimals = d;
-        } catch {
-            return 0;
-        }
-        try IERC20DecimalsLike(token).decimals() returns (uint8 d) {
-            tokenDecimals = d;
-        } catch {
-            return 0;
-        }
-        if (uint256(feedDecimals) + tokenDecimals > 60) return 0;
-        return FullMath.mulDiv(answer, Q128, 10 ** (uint256(feedDecimals) + tokenDecimals));
+    /// @dev The oracle's price through a static call: a source that reverts, answers nonsense or runs the math out of
+    ///      range yields 0 (no bound) instead of reverting the batch.
+    function _boundOf(address tokenIn, address tokenOut) internal view returns (uint256 priceX128) {
+        (bool ok, bytes memory answer) = address(priceOracle).staticcall(
+            abi.encodeCall(PriceOracle.priceBound, (tokenIn, tokenOut))
+        );
+        if (ok && answer.length == 32) priceX128 = abi.decode(answer, (uint256));
     }
 }

@@ -28,9 +28,9 @@ export interface ServiceContractsOptions {
   protocolFeePips?: number;
   /** OrderExecutor's cap on the execution fee per order; default 500 bps. */
   maxFeeBps?: number;
-  /** OrderExecutor's price bound (contracts-abi/src/PriceBound.sol); default DEFAULT_PRICE_BOUND. */
+  /** The PriceOracle's settings and the OrderExecutor's deviation below its prices; default DEFAULT_PRICE_BOUND. */
   priceBound?: PriceBoundConfig;
-  /** Each token's price source for the OrderExecutor's bound (PriceBound.setOracle); none: no bound, no execution. */
+  /** Each token's price source for the OrderExecutor's bound (PriceOracle.setOracle); none: no bound, no execution. */
   oracles?: readonly PriceOracle[];
 }
 
@@ -41,10 +41,10 @@ export interface PriceOracle {
   source: string;
 }
 
-/** PriceBound's ORACLE_* constants. */
+/** PriceOracle's ORACLE_* constants. */
 const ORACLE_KIND = { 'usd-feed': 1, 'v3-weth-pool': 2 } as const;
 
-/** The OrderExecutor's PriceBoundConfig, in its field order. */
+/** The PriceOracle's OracleConfig and the OrderExecutor's maxDeviationBps. */
 export interface PriceBoundConfig {
   /** Seconds the Uniswap V3 average spans (shortened to a pool's history). */
   twapWindow: number;
@@ -71,6 +71,8 @@ export interface ServiceContracts {
   spender: string;
   swapRouter: string;
   orderExecutor: string;
+  /** The OrderExecutor's PriceOracle (also its `priceOracle()`). */
+  priceOracle: string;
 }
 
 export const DEFAULT_MAX_FEE_BPS = 500;
@@ -106,13 +108,22 @@ export function queueServiceContracts(queue: TxQueue, opts: ServiceContractsOpti
     opts.protocolFeeRecipient,
     opts.protocolFeePips ?? DEFAULT_PROTOCOL_FEE_PIPS,
   ]);
+  const bound = opts.priceBound ?? DEFAULT_PRICE_BOUND;
+  const oracleArtifact = loadArtifact('PriceOracle');
+  const priceOracle = queue.deploy('PriceOracle', oracleArtifact, [
+    owner,
+    opts.weth,
+    opts.venues.uniswapV3Factory,
+    [bound.twapWindow, bound.minTwapWindow, bound.feedMaxAge],
+  ]);
   const orderExecutor = queue.deploy('OrderExecutor', executorArtifact, [
     owner,
     opts.weth,
     venuesTuple(opts.venues),
     opts.feeCollector,
     opts.maxFeeBps ?? DEFAULT_MAX_FEE_BPS,
-    priceBoundTuple(opts.priceBound ?? DEFAULT_PRICE_BOUND),
+    priceOracle,
+    bound.maxDeviationBps,
   ]);
   queue.call(
     'TokenSpender.setCaller(SwapRouter)',
@@ -134,19 +145,15 @@ export function queueServiceContracts(queue: TxQueue, opts: ServiceContractsOpti
   }
   for (const oracle of opts.oracles ?? []) {
     queue.call(
-      `OrderExecutor.setOracle(${oracle.token}, ${oracle.kind})`,
-      orderExecutor,
-      executorArtifact.abi,
+      `PriceOracle.setOracle(${oracle.token}, ${oracle.kind})`,
+      priceOracle,
+      oracleArtifact.abi,
       'setOracle',
       [oracle.token, ORACLE_KIND[oracle.kind], oracle.source],
       150_000n,
     );
   }
-  return { spender, swapRouter, orderExecutor };
-}
-
-function priceBoundTuple(c: PriceBoundConfig): number[] {
-  return [c.twapWindow, c.minTwapWindow, c.maxDeviationBps, c.feedMaxAge];
+  return { spender, swapRouter, orderExecutor, priceOracle };
 }
 
 /**

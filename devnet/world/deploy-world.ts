@@ -33,9 +33,10 @@ export interface DeployedWorld {
   /**
    * The bridges' addresses and Uniswap V4's PoolManager are absent on a chain without Cancun (see supportsCancun).
    */
+  /** The PriceOracle is not listed: the OrderExecutor names it (`priceOracle()`). */
   contracts: { weth: string } & UniswapContracts &
     VenueContracts &
-    ServiceContracts &
+    Omit<ServiceContracts, 'priceOracle'> &
     Partial<BridgeContracts>;
   /** The other venues' pools as seeded (addresses, V4 pool ids, Balancer pool ids). */
   venuePools: VenuePools;

@@ -18,7 +18,9 @@ export interface SignatureChainReader {
   call(tx: { to: string; data: string; gasLimit?: bigint }): Promise<string>;
 }
 
-const ERC1271 = new Interface(['function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)']);
+const ERC1271 = new Interface([
+  'function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)',
+]);
 const ERC1271_MAGIC = '0x1626ba7e';
 /** The contract's own gas budget for isValidSignature (MakerSignatures.ERC1271_GAS). */
 const ERC1271_GAS = 50_000n;

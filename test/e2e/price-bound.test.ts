@@ -32,6 +32,7 @@ let chain: ChainHandle;
 let world: DeployedWorld;
 let trader: Wallet;
 let executor: Contract;
+let oracle: Contract;
 
 const tokenOf = (symbol: string) => {
   const token = world.tokens.find((t) => t.symbol === symbol);
@@ -65,6 +66,11 @@ beforeAll(async () => {
   });
   trader = keys.accounts[0]!.connect(chain.provider);
   executor = new Contract(world.contracts.orderExecutor, orderExecutorInterface(), chain.provider);
+  oracle = new Contract(
+    (await executor.getFunction('priceOracle')()) as string,
+    loadArtifact('PriceOracle').abi,
+    chain.provider,
+  );
   // Half an hour of history behind every pool, as a live chain has.
   await chain.increaseTime(DEFAULT_PRICE_BOUND.twapWindow);
   await chain.mine();
@@ -150,7 +156,7 @@ describe('sources the owner configured, never discovered', () => {
   });
 
   it('accepts as a token’s pool only the factory’s pool of that token and WETH, and only from the owner', async () => {
-    const owner = executor.connect(keys.deployer.connect(chain.provider)) as Contract;
+    const owner = oracle.connect(keys.deployer.connect(chain.provider)) as Contract;
     const wethUsdc = v3PoolAddress(
       world.contracts.uniswapV3Factory,
       tokenOf('WETH').address,
@@ -163,7 +169,7 @@ describe('sources the owner configured, never discovered', () => {
     await expect(
       owner.getFunction('setOracle').staticCall(tokenOf('USDC').address, 2, wethUsdc),
     ).resolves.toEqual([]);
-    const stranger = executor.connect(trader) as Contract;
+    const stranger = oracle.connect(trader) as Contract;
     await expect(
       stranger.getFunction('setOracle').staticCall(tokenOf('USDC').address, 0, wethUsdc),
     ).rejects.toThrow();
