@@ -102,8 +102,17 @@ contract SwapRouter is PathExecutor, ReentrancyGuard {
         amountOut = gross - protocolFee - integratorFee;
         if (amountOut < p.minAmountOut) revert InsufficientOutput(amountOut, p.minAmountOut);
 
-        if (tokenOut != p.tokenOut) IWETH(weth).withdraw(amountOut);
-        _payOut(p.tokenOut, msg.sender, amountOut);
+        if (tokenOut != p.tokenOut) {
+            IWETH(weth).withdraw(amountOut);
+            _payOut(NATIVE, msg.sender, amountOut);
+        } else {
+            // What the account receives, not what was sent: a token that takes a cut in transfer must not pay less
+            // than the minimum the account asked for.
+            uint256 before = IERC20(tokenOut).balanceOf(msg.sender);
+            _payOut(tokenOut, msg.sender, amountOut);
+            uint256 received = IERC20(tokenOut).balanceOf(msg.sender) - before;
+            if (received < p.minAmountOut) revert InsufficientOutput(received, p.minAmountOut);
+        }
         _emitSwapped(p, gross, protocolFee, integratorFee, amountOut);
     }
 
