@@ -18,11 +18,13 @@ import {
   FAR_DEADLINE,
   V2_FACTORY_ABI,
   V2_PAIR_ABI,
+  V3_FACTORY_ABI,
   V3_POSITION_MANAGER_ABI,
   V3_QUOTER_V2_ABI,
   WETH_ABI,
 } from '../../../devnet/world/abis';
 import { sortTokens } from '../../../devnet/world/uniswap-pool-address';
+import { fullRangeTicks, sqrtPriceX96FromAmounts } from '../../../devnet/world/v3-math';
 import { deployWorld, type DeployedWorld } from '../../../devnet/world/deploy-world';
 import {
   PAIR_AUTHORIZATION_TYPES,
@@ -45,6 +47,10 @@ export const HOP_SUSHISWAP_V2 = 3;
 export const HOP_V4 = 4;
 export const HOP_BALANCER_WEIGHTED = 5;
 export const HOP_STABLE_SWAP = 6;
+/** PriceOracle's ORACLE_* kinds: a token's one price source, set by the owner with setOracle. */
+export const ORACLE_NONE = 0;
+export const ORACLE_USD_FEED = 1;
+export const ORACLE_V3_WETH_POOL = 2;
 /** Explicit limit for transactions expected to succeed: ganache's estimates on V2 swaps run short. */
 export const GAS_LIMIT = 6_000_000n;
 
@@ -121,6 +127,8 @@ export interface ContractsWorld {
   swapRouter: Contract;
   spender: Contract;
   orderExecutor: Contract;
+  /** The OrderExecutor's PriceOracle (its `priceOracle()`): each token's price source, set by the owner. */
+  priceOracle: Contract;
   stop(): Promise<void>;
 }
 
@@ -144,6 +152,16 @@ export async function startContractsWorld(chainId = 1): Promise<ContractsWorld> 
       return token.address;
     };
     const testTokenAbi = loadArtifact('TestToken').abi;
+    const orderExecutor = new Contract(
+      world.contracts.orderExecutor,
+      loadArtifact('OrderExecutor').abi,
+      provider,
+    );
+    const priceOracle = new Contract(
+      (await orderExecutor.getFunction('priceOracle')()) as string,
+      loadArtifact('PriceOracle').abi,
+      provider,
+    );
     return {
       chain,
       provider,
@@ -157,7 +175,8 @@ export async function startContractsWorld(chainId = 1): Promise<ContractsWorld> 
       address,
       swapRouter: new Contract(world.contracts.swapRouter, loadArtifact('SwapRouter').abi, provider),
       spender: new Contract(world.contracts.spender, loadArtifact('TokenSpender').abi, provider),
-      orderExecutor: new Contract(world.contracts.orderExecutor, loadArtifact('OrderExecutor').abi, provider),
+      orderExecutor,
+      priceOracle,
       stop: () => chain.stop(),
     };
   } catch (err) {
@@ -207,6 +226,7 @@ const ERRORS = (() => {
   const names: ContractName[] = [
     'SwapRouter',
     'OrderExecutor',
+    'PriceOracle',
     'TokenSpender',
     'TestToken',
     'TestSwapCaller',
@@ -319,6 +339,26 @@ export async function deployTestContract(ctx: ContractsWorld, name: ContractName
   const contract = await factory.deploy(...args, { gasLimit: GAS_LIMIT });
   await contract.waitForDeployment();
   return new Contract(await contract.getAddress(), artifact.abi, ctx.provider);
+}
+
+/**
+ * A contract whose every call reverts with exactly `revertData` (raw bytecode: CODECOPY of the data appended to the
+ * runtime, then REVERT), to stand for a pool, token or source answering whatever bytes it likes.
+ */
+export async function deployRevertingContract(ctx: ContractsWorld, revertData: string): Promise<string> {
+  const data = revertData.slice(2);
+  const size = data.length / 2;
+  if (size === 0 || size > 0xff - 12) throw new Error(`revert data of ${size} bytes not supported`);
+  const hex = (n: number) => n.toString(16).padStart(2, '0');
+  // PUSH1 size PUSH1 12 PUSH1 0 CODECOPY PUSH1 size PUSH1 0 REVERT, then the data (the runtime's 12 bytes first).
+  const runtime = `60${hex(size)}600c60003960${hex(size)}6000fd${data}`;
+  // PUSH1 len DUP1 PUSH1 11 PUSH1 0 CODECOPY PUSH1 0 RETURN: returns what follows these 11 bytes as the code.
+  const initCode = `0x60${hex(runtime.length / 2)}80600b6000396000f3${runtime}`;
+  const deployment = await new ContractFactory([], initCode, ctx.accounts[3]!).deploy({
+    gasLimit: GAS_LIMIT,
+  });
+  await deployment.waitForDeployment();
+  return deployment.getAddress();
 }
 
 /**
@@ -509,4 +549,65 @@ export async function wethUsdcMinter(ctx: ContractsWorld, lp: Wallet) {
         ),
       ),
   };
+}
+
+/** The configured Uniswap V3 factory's pool of (a, b) at `fee`, or the zero address. */
+export async function v3PoolOf(ctx: ContractsWorld, a: string, b: string, fee: number): Promise<string> {
+  const factory = new Contract(ctx.world.contracts.uniswapV3Factory, V3_FACTORY_ABI, ctx.provider);
+  return (await factory.getFunction('getPool')(a, b, fee)) as string;
+}
+
+/**
+ * What anyone can do: creates the V3 pool of two TestTokens at `fee` (through the position manager, so the configured
+ * factory's own pool), priced so that `amountA` of `tokenA` is worth `amountB` of `tokenB`, and adds those amounts as
+ * one full-range position of `lp` (tokens minted to it). Returns the pool's address.
+ */
+export async function createV3Pool(
+  ctx: ContractsWorld,
+  lp: Wallet,
+  fee: number,
+  [tokenA, amountA]: [string, bigint],
+  [tokenB, amountB]: [string, bigint],
+): Promise<string> {
+  const manager = new Contract(ctx.world.contracts.uniswapV3PositionManager, V3_POSITION_MANAGER_ABI, lp);
+  const testTokenAbi = loadArtifact('TestToken').abi;
+  for (const [token, amount] of [
+    [tokenA, amountA],
+    [tokenB, amountB],
+  ] as const) {
+    const testToken = new Contract(token, testTokenAbi, lp);
+    await mined(testToken.getFunction('mint')(lp.address, amount, { gasLimit: GAS_LIMIT }));
+    await mined(testToken.getFunction('approve')(manager.target, amount, { gasLimit: GAS_LIMIT }));
+  }
+  const [token0, token1] = sortTokens(tokenA, tokenB);
+  const [amount0, amount1] = token0 === tokenA ? [amountA, amountB] : [amountB, amountA];
+  await mined(
+    manager.getFunction('createAndInitializePoolIfNecessary')(
+      token0,
+      token1,
+      fee,
+      sqrtPriceX96FromAmounts(amount0, amount1),
+      { gasLimit: GAS_LIMIT },
+    ),
+  );
+  const { tickLower, tickUpper } = fullRangeTicks(fee);
+  await mined(
+    manager.getFunction('mint')(
+      {
+        token0,
+        token1,
+        fee,
+        tickLower,
+        tickUpper,
+        amount0Desired: amount0,
+        amount1Desired: amount1,
+        amount0Min: 0n,
+        amount1Min: 0n,
+        recipient: lp.address,
+        deadline: FAR_DEADLINE,
+      },
+      { gasLimit: GAS_LIMIT },
+    ),
+  );
+  return v3PoolOf(ctx, tokenA, tokenB, fee);
 }

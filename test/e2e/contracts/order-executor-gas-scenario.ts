@@ -33,8 +33,9 @@ export const GAS_RATIO_TARGET = 0.5;
 export const GAS_SCENARIO =
   'OrderExecutor.executeBatch with one group of n orders USDC -> WETH over one Uniswap V2 pair (chain 1 fixture ' +
   'world), one maker per order (no WETH held before, finite allowance), fee 1 USDC per order, pair and fee ' +
-  'collector already used once; each order signed for one integrator and held to the price bound (the ' +
-  "WETH/USDC Uniswap V3 pools' time-weighted average, read once per group); receipt gasUsed of the whole " +
+  'collector already used once; each order signed for one integrator and held to the price bound (read once per ' +
+  "group by a static call to the PriceOracle: USDC's configured source, the WETH/USDC 0.05% Uniswap V3 pool's " +
+  'time-weighted average, WETH itself the unit); the swap in its own self-call; receipt gasUsed of the whole ' +
   'transaction';
 
 const USDC = 10n ** 6n;

@@ -13,6 +13,8 @@ import {
   V2_FACTORY_ABI,
   V2_PAIR_ABI,
   V2_ROUTER_ABI,
+  STABLE_SWAP_FACTORY_ABI,
+  V3_POOL_ABI,
   WETH_ABI,
 } from '../../../devnet/world/abis';
 import { DEFAULT_PRICE_BOUND } from '../../../devnet/world/deploy-service-contracts';
@@ -21,14 +23,20 @@ import {
   balanceOf,
   call,
   contractWalletMaker,
+  createV3Pool,
+  deployRevertingContract,
   deployTestContract,
   externalHop,
   fundedWallets,
   GAS_LIMIT,
+  increaseTime,
   latestTimestamp,
   mined,
   minimumAtBound,
   NATIVE,
+  ORACLE_NONE,
+  ORACLE_USD_FEED,
+  ORACLE_V3_WETH_POOL,
   onchainIdOf,
   orderExecutorDomain,
   orderRef,
@@ -41,6 +49,9 @@ import {
   TEST_INTEGRATOR,
   v2AmountOut,
   v2Hop,
+  v3AmountOut,
+  v3Hop,
+  v3PoolOf,
   ZERO_ADDRESS,
   type ContractsWorld,
   type GroupInput,
@@ -54,6 +65,9 @@ jest.setTimeout(120_000);
 const USDC = 10n ** 6n;
 const ETHER = 10n ** 18n;
 const MAX_FEE_BPS = 500n;
+const Q128 = 1n << 128n;
+const V3_OBSERVE =
+  'function observe(uint32[] secondsAgos) view returns (int56[] tickCumulatives, uint160[] secondsPerLiquidityCumulativeX128s)';
 
 /** An order as handed to executeBatch, with the on-chain id the contract derives for it (ignored by the ABI coder). */
 type Order = OrderInput & { id: string };
@@ -162,6 +176,16 @@ describe('OrderExecutor on anvil with the fixture world', () => {
       (e) => [e.args.getValue('id') as string, e.args.getValue('reason') as string] as [string, string],
     );
     return { executed, failed: new Map(failures), failures };
+  }
+
+  /** PriceOracle.oracleOf: the token's configured kind (ORACLE_*) and source. */
+  async function oracleOf(token: string): Promise<[number, string]> {
+    const [kind, source] = (await ctx.priceOracle.getFunction('oracleOf')(token)) as [bigint, string];
+    return [Number(kind), source];
+  }
+
+  function priceBound(tokenIn: string, tokenOut: string): Promise<bigint> {
+    return ctx.orderExecutor.getFunction('priceBound')(tokenIn, tokenOut) as Promise<bigint>;
   }
 
   function isExecuted(o: Order): Promise<boolean> {
@@ -582,7 +606,7 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     const maker = makers[0]!;
     const o = await order(maker, usdc, weth, 1_000n * USDC, { minAmountOut: 0n });
     const bound = await minimumAtBound(ctx, usdc, weth, o.amountIn);
-    // The bound: the WETH/USDC V3 average less 5%, about a third of a WETH.
+    // The bound: USDC's configured oracle (the WETH/USDC 0.05% pool's average) less 5%, about a third of a WETH.
     expect(bound).toBeGreaterThan((ETHER * 95n) / 100n / 3n - ETHER / 100n);
     const viaEvilOut = await v2AmountOut(ctx, evil, weth, await v2AmountOut(ctx, usdc, evil, o.amountIn));
     expect(viaEvilOut).toBeGreaterThan(0n);
@@ -598,6 +622,67 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     expect(await balanceOf(ctx, weth, maker.address)).toBe(wethBefore);
     expect(await isExecuted(o)).toBe(false);
     expect(await evilWeth.getFunction('getReserves')()).toEqual(reservesBefore);
+  });
+
+  it('ignores a V3 pool the executor creates at half the price: the bound stays, an order through it fails BELOW_PRICE_BOUND', async () => {
+    // The review's repro. DAI/USDC has no Uniswap V3 pool at any tier; the executor creates one at 1%, priced at
+    // 1 DAI = 0.5 USDC with a little liquidity, and lets a minute pass. A contract discovering the pair's pools took
+    // it as the pair's price, so the executor could fill makers' DAI at half price through it and keep the rest.
+    for (const fee of [500, 3000, 10_000]) expect(await v3PoolOf(ctx, dai, usdc, fee)).toBe(ZERO_ADDRESS);
+    const boundBefore = await priceBound(dai, usdc);
+    const pool = await createV3Pool(ctx, executor, 10_000, [dai, 2_000n * ETHER], [usdc, 1_000n * USDC]);
+    await increaseTime(ctx.chain, 60);
+    const v3Pool = new Contract(pool, [...V3_POOL_ABI, V3_OBSERVE], ctx.provider);
+    // A minute of history at a constant tick: what a time-weighted read of this pool answers.
+    const [[older, newer]] = (await v3Pool.getFunction('observe')([60, 0])) as [[bigint, bigint]];
+    const [sqrtPriceX96, tick] = (await v3Pool.getFunction('slot0')()) as [bigint, bigint];
+    expect((newer - older) / 60n).toBe(tick);
+    // The pool's price of a DAI base unit in USDC base units, Q128.
+    const token1PerToken0 = (sqrtPriceX96 * sqrtPriceX96) >> 64n;
+    const poolPrice = BigInt(dai) < BigInt(usdc) ? token1PerToken0 : (Q128 * Q128) / token1PerToken0;
+
+    expect(await priceBound(dai, usdc)).toBe(boundBefore);
+    expect(poolPrice * 2n).toBeLessThan((boundBefore * 101n) / 100n);
+    expect(poolPrice * 2n).toBeGreaterThan((boundBefore * 99n) / 100n);
+    // Nor can the executor name it: the oracle is the owner's, and a pool not against WETH is refused even then.
+    expect(
+      (await revertOf(ctx.priceOracle, executor, 'setOracle', [dai, ORACLE_V3_WETH_POOL, pool])).name,
+    ).toBe('OwnableUnauthorizedAccount');
+    expect(
+      (await revertOf(ctx.priceOracle, ctx.deployer, 'setOracle', [dai, ORACLE_V3_WETH_POOL, pool])).name,
+    ).toBe('BadOracle');
+
+    const maker = daiMakers[0]!;
+    const o = await order(maker, dai, usdc, 10n * ETHER, { minAmountOut: 0n });
+    const viaOwnPool = await v3AmountOut(ctx, dai, usdc, 10_000, o.amountIn);
+    // About half the maker's value: above what a bound read from this pool would demand, far below the real one.
+    const boundOfOwnPool = (await ctx.orderExecutor.getFunction('minimumAtBound')(
+      o.amountIn,
+      poolPrice,
+      0,
+    )) as bigint;
+    expect(viaOwnPool).toBeGreaterThan(boundOfOwnPool);
+    expect(viaOwnPool).toBeLessThan(((await minimumAtBound(ctx, dai, usdc, o.amountIn)) * 6n) / 10n);
+    const poolBalances = [await balanceOf(ctx, dai, pool), await balanceOf(ctx, usdc, pool)];
+
+    const { executed, failed } = outcome(
+      await execute([
+        {
+          tokenIn: dai,
+          tokenOut: usdc,
+          paths: [{ weight: 1n, hops: [v3Hop(usdc, 10_000)] }],
+          orders: [o],
+        },
+      ]),
+    );
+
+    expect(executed.size).toBe(0);
+    expect(failed).toEqual(new Map([[o.id, 'BELOW_PRICE_BOUND']]));
+    expect(await balanceOf(ctx, dai, maker.address)).toBe(100_000n * ETHER);
+    expect(await balanceOf(ctx, usdc, maker.address)).toBe(0n);
+    expect(await isExecuted(o)).toBe(false);
+    expect([await balanceOf(ctx, dai, pool), await balanceOf(ctx, usdc, pool)]).toEqual(poolBalances);
+    expect(await priceBound(dai, usdc)).toBe(boundBefore);
   });
 
   it('bounds each order by the deviation its maker signed (tighter than the contract’s)', async () => {
@@ -624,14 +709,17 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     expect(await balanceOf(ctx, usdc, m0.address)).toBe(100_000n * USDC);
   });
 
-  it('fails a group with NO_PRICE_BOUND when its pair has neither a V3 history nor both USD feeds', async () => {
+  it('fails a group with NO_PRICE_BOUND when a token of its pair has no oracle', async () => {
     const link = ctx.address('LINK');
-    // LINK has no V3 pool (not even through WETH): its USD feed is its only bound.
-    const linkFeed = (await ctx.orderExecutor.getFunction('priceFeed')(link)) as string;
+    // LINK trades on Uniswap V2 only: a USD feed is its configured source, and its only price.
+    const [kind, linkFeed] = await oracleOf(link);
+    expect(kind).toBe(ORACLE_USD_FEED);
     expect(linkFeed).not.toBe(ZERO_ADDRESS);
-    expect(await ctx.orderExecutor.getFunction('priceBound')(usdc, link)).toBeGreaterThan(0n);
-    await mined(call(ctx.orderExecutor, ctx.deployer, 'setPriceFeed', [link, ZERO_ADDRESS]));
-    expect(await ctx.orderExecutor.getFunction('priceBound')(usdc, link)).toBe(0n);
+    expect(await priceBound(usdc, link)).toBeGreaterThan(0n);
+    await mined(call(ctx.priceOracle, ctx.deployer, 'setOracle', [link, ORACLE_NONE, ZERO_ADDRESS]));
+    expect(await oracleOf(link)).toEqual([ORACLE_NONE, ZERO_ADDRESS]);
+    expect(await priceBound(usdc, link)).toBe(0n);
+    expect(await priceBound(link, weth)).toBe(0n);
     const group = (orders: OrderInput[]): GroupInput => ({
       tokenIn: usdc,
       tokenOut: link,
@@ -658,10 +746,91 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     expect(await isExecuted(a)).toBe(false);
 
     // The feed back: the same orders execute.
-    await mined(call(ctx.orderExecutor, ctx.deployer, 'setPriceFeed', [link, linkFeed]));
+    await mined(call(ctx.priceOracle, ctx.deployer, 'setOracle', [link, ORACLE_USD_FEED, linkFeed]));
     const second = outcome(await execute([group([a, b])]));
     expect(second.failed.size).toBe(0);
     expect([...second.executed.keys()]).toEqual([a.id, b.id]);
+  });
+
+  it('fails NO_PRICE_BOUND, never reverting the batch, when a token’s source is broken', async () => {
+    const link = ctx.address('LINK');
+    const [, linkFeed] = await oracleOf(link);
+    // A feed answering with revert data shaped as the executor's own error, and an address with no code at all.
+    const reverting = await deployRevertingContract(
+      ctx,
+      ctx.orderExecutor.interface.encodeErrorResult('OrderRejected', [0n, 5n]),
+    );
+    const noCode = ctx.accounts[0]!.address;
+    for (const source of [reverting, noCode]) {
+      await mined(call(ctx.priceOracle, ctx.deployer, 'setOracle', [link, ORACLE_USD_FEED, source]));
+      // The view itself reverts; the executor reads it through a static call.
+      await expect(priceBound(usdc, link)).rejects.toThrow();
+      const broken = await order(makers[0]!, usdc, link, 1_000n * USDC);
+      const honest = await order(makers[1]!, usdc, weth, 1_000n * USDC);
+      const usdcToLink: GroupInput = {
+        tokenIn: usdc,
+        tokenOut: link,
+        paths: [{ weight: 1n, hops: [v2Hop(weth), v2Hop(link)] }],
+        orders: [broken],
+      };
+
+      const { executed, failed } = outcome(await execute([usdcToLink, usdcToWeth([honest])]));
+
+      expect(failed).toEqual(new Map([[broken.id, 'NO_PRICE_BOUND']]));
+      expect([...executed.keys()]).toEqual([honest.id]);
+      expect(await balanceOf(ctx, usdc, makers[0]!.address)).toBe(100_000n * USDC);
+    }
+    await mined(call(ctx.priceOracle, ctx.deployer, 'setOracle', [link, ORACLE_USD_FEED, linkFeed]));
+    expect(await priceBound(usdc, link)).toBeGreaterThan(0n);
+  });
+
+  it('converts a WETH-priced token to a USD-priced one through WETH’s own feed, and bounds no such pair without it', async () => {
+    // USDC is priced by its WETH pool (WETH units), DAI and LINK by USD feeds, WETH by a USD feed.
+    const link = ctx.address('LINK');
+    expect((await oracleOf(usdc))[0]).toBe(ORACLE_V3_WETH_POOL);
+    expect((await oracleOf(dai))[0]).toBe(ORACLE_USD_FEED);
+    const [wethKind, wethFeed] = await oracleOf(weth);
+    expect(wethKind).toBe(ORACLE_USD_FEED);
+    // 1 USDC base unit is 10^12 DAI base units: the pool's WETH price times WETH's feed lands within 1% of it.
+    const usdcDai = await priceBound(usdc, dai);
+    const par = 10n ** 12n * Q128;
+    expect(usdcDai > (par * 99n) / 100n && usdcDai < (par * 101n) / 100n).toBe(true);
+
+    await mined(call(ctx.priceOracle, ctx.deployer, 'setOracle', [weth, ORACLE_NONE, ZERO_ADDRESS]));
+
+    // Mixed units have no bound left; a pair in one unit keeps its own (WETH is 1 in WETH units).
+    for (const [a, b] of [
+      [usdc, dai],
+      [dai, usdc],
+      [link, weth],
+      [weth, dai],
+    ] as const) {
+      expect(await priceBound(a, b)).toBe(0n);
+    }
+    for (const [a, b] of [
+      [usdc, weth],
+      [weth, usdc],
+      [dai, link],
+    ] as const) {
+      expect(await priceBound(a, b)).toBeGreaterThan(0n);
+    }
+    const mixed = await order(makers[0]!, usdc, dai, 1_000n * USDC);
+    const sameUnit = await order(makers[1]!, usdc, weth, 1_000n * USDC);
+    const usdcToDai: GroupInput = {
+      tokenIn: usdc,
+      tokenOut: dai,
+      paths: [{ weight: 1n, hops: [v2Hop(dai)] }],
+      orders: [mixed],
+    };
+
+    const { executed, failed } = outcome(await execute([usdcToDai, usdcToWeth([sameUnit])]));
+
+    expect(failed).toEqual(new Map([[mixed.id, 'NO_PRICE_BOUND']]));
+    expect([...executed.keys()]).toEqual([sameUnit.id]);
+    expect(await balanceOf(ctx, usdc, makers[0]!.address)).toBe(100_000n * USDC);
+
+    await mined(call(ctx.priceOracle, ctx.deployer, 'setOracle', [weth, ORACLE_USD_FEED, wethFeed]));
+    expect(await priceBound(usdc, dai)).toBe(usdcDai);
   });
 
   it('pays native tokenOut as coins, each maker its exact share', async () => {
@@ -780,7 +949,60 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     expect(executed.get(ok.id)?.amountOut).toBe(999n * ETHER);
   });
 
-  it('accepts settleGroup only from itself', async () => {
+  it('fails every order SWAP_FAILED when a source reverts with bytes shaped as OrderRejected or ShortTransferIn', async () => {
+    // The review's repro: a whitelisted source passes on what a contract it calls reverts with. Passed through, the
+    // first payload (OrderRejected(0, BAD_SIGNATURE)) failed the group's orders one by one as BAD_SIGNATURE, the
+    // second (ShortTransferIn()) all of them as TRANSFER_IN_FAILED: wrong orders, wrong reasons.
+    const source = await deployTestContract(ctx, 'TestExternalSource');
+    const target = await source.getAddress();
+    await mined(call(ctx.token('DAI'), ctx.accounts[3]!, 'mint', [target, 10_000n * ETHER]));
+    await mined(call(ctx.orderExecutor, ctx.deployer, 'setSourceWhitelisted', [target, true]));
+    const errors = ctx.orderExecutor.interface;
+    const forged = [
+      { data: errors.encodeErrorResult('OrderRejected', [0n, 5n]), name: 'OrderRejected', args: [0n, 5n] },
+      { data: errors.encodeErrorResult('ShortTransferIn', []), name: 'ShortTransferIn', args: [] },
+    ];
+    const groupMakers = makers.slice(0, 3);
+    const fillArgs = [usdc, dai, 3_000n * USDC, 2_997n * ETHER];
+    const fill = source.interface.encodeFunctionData('fill', fillArgs);
+    const group = async (): Promise<Omit<GroupInput, 'orders'> & { orders: Order[] }> => ({
+      tokenIn: usdc,
+      tokenOut: dai,
+      paths: [{ weight: 1n, hops: [externalHop(dai, target, fill)] }],
+      orders: await Promise.all(groupMakers.map((m) => order(m, usdc, dai, 1_000n * USDC))),
+    });
+    const owners = groupMakers.map((m) => m.address);
+    const usdcBefore = await snapshotBalances(usdc, owners);
+
+    for (const { data, name, args } of forged) {
+      const reverter = await deployRevertingContract(ctx, data);
+      await mined(call(source, ctx.accounts[3]!, 'setReentry', [reverter, '0x']));
+      // What the source answers any caller: the forged error itself.
+      expect(await revertOf(source, ctx.accounts[3]!, 'fill', fillArgs)).toEqual({ name, args });
+      const g = await group();
+
+      const { executed, failures } = outcome(await execute([g]));
+
+      expect(executed.size).toBe(0);
+      expect(failures).toEqual(g.orders.map((o) => [o.id, 'SWAP_FAILED']));
+      expect(await snapshotBalances(usdc, owners)).toEqual(usdcBefore);
+      expect(await snapshotBalances(dai, owners)).toEqual([0n, 0n, 0n]);
+      for (const o of g.orders) expect(await isExecuted(o)).toBe(false);
+    }
+
+    // Disarmed, the same source fills a group of the same makers.
+    await mined(call(source, ctx.accounts[3]!, 'setReentry', [ZERO_ADDRESS, '0x']));
+    const g = await group();
+    const { executed, failed } = outcome(await execute([g]));
+    expect(failed.size).toBe(0);
+    expect(g.orders.map((o) => executed.get(o.id)?.amountOut)).toEqual([
+      999n * ETHER,
+      999n * ETHER,
+      999n * ETHER,
+    ]);
+  });
+
+  it('accepts settleGroup and swapPaths only from itself', async () => {
     const settlement = {
       id: orderRef('x'),
       maker: makers[0]!.address,
@@ -790,8 +1012,12 @@ describe('OrderExecutor on anvil with the fixture world', () => {
       maxDeviationBps: 0,
     };
     const bound = (await ctx.orderExecutor.getFunction('priceBound')(usdc, weth)) as bigint;
-    const args = [usdc, weth, [{ weight: 1n, hops: [v2Hop(weth)] }], [settlement], bound];
+    const paths = [{ weight: 1n, hops: [v2Hop(weth)] }];
+    const args = [usdc, weth, paths, [settlement], bound];
     expect((await revertOf(ctx.orderExecutor, executor, 'settleGroup', args)).name).toBe('NotSelf');
+    expect((await revertOf(ctx.orderExecutor, executor, 'swapPaths', [usdc, weth, 1n, paths])).name).toBe(
+      'NotSelf',
+    );
   });
 
   it('exposes the EIP-712 domain and type hash that wallets sign against, and the on-chain id the service mirrors', async () => {
@@ -823,22 +1049,29 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     ).toBe(onchainOrderIdOf(args));
   });
 
-  it('keeps executors, fee collector, fee cap and price feeds owner-managed and bounded', async () => {
+  it('keeps executors, fee collector, fee cap and oracles owner-managed and bounded', async () => {
     const outsider = ctx.accounts[0]!;
     expect((await revertOf(ctx.orderExecutor, outsider, 'setExecutor', [outsider.address, true])).name).toBe(
       'OwnableUnauthorizedAccount',
     );
-    expect((await revertOf(ctx.orderExecutor, outsider, 'setPriceFeed', [usdc, outsider.address])).name).toBe(
-      'OwnableUnauthorizedAccount',
-    );
+    expect(
+      (await revertOf(ctx.priceOracle, outsider, 'setOracle', [usdc, ORACLE_USD_FEED, outsider.address]))
+        .name,
+    ).toBe('OwnableUnauthorizedAccount');
     expect((await revertOf(ctx.orderExecutor, ctx.deployer, 'setMaxFeeBps', [1001])).name).toBe('BadConfig');
     expect((await revertOf(ctx.orderExecutor, ctx.deployer, 'setFeeCollector', [ZERO_ADDRESS])).name).toBe(
       'BadConfig',
     );
-    // The price bound is fixed at deployment.
-    const bound = ['twapWindow', 'minTwapWindow', 'maxDeviationBps', 'feedMaxAge'] as const;
-    const deployed = await Promise.all(bound.map((f) => ctx.orderExecutor.getFunction(f)()));
-    expect(deployed.map(Number)).toEqual(bound.map((f) => DEFAULT_PRICE_BOUND[f]));
+    // The price bound is fixed at deployment: the executor's oracle and deviation, the oracle's windows and feed age.
+    expect(Number(await ctx.orderExecutor.getFunction('maxDeviationBps')())).toBe(
+      DEFAULT_PRICE_BOUND.maxDeviationBps,
+    );
+    const oracleSettings = ['twapWindow', 'minTwapWindow', 'feedMaxAge'] as const;
+    const deployed = await Promise.all(oracleSettings.map((f) => ctx.priceOracle.getFunction(f)()));
+    expect(deployed.map(Number)).toEqual(oracleSettings.map((f) => DEFAULT_PRICE_BOUND[f]));
+    expect(await ctx.priceOracle.getFunction('owner')()).toBe(ctx.deployer.address);
+    expect(await ctx.priceOracle.getFunction('weth')()).toBe(weth);
+    expect(await ctx.priceOracle.getFunction('v3Factory')()).toBe(ctx.world.contracts.uniswapV3Factory);
     await mined(call(ctx.orderExecutor, ctx.deployer, 'setMaxFeeBps', [1000]));
     await mined(call(ctx.orderExecutor, ctx.deployer, 'setFeeCollector', [outsider.address]));
     await mined(call(ctx.orderExecutor, ctx.deployer, 'setExecutor', [executor.address, false]));
@@ -849,5 +1082,78 @@ describe('OrderExecutor on anvil with the fixture world', () => {
       (await revertOf(ctx.orderExecutor, executor, 'executeBatch', [[usdcToWeth([o])], await deadline()]))
         .name,
     ).toBe('NotExecutor');
+  });
+
+  it('sets a token’s oracle for the owner only: a USD feed, or the V3 factory’s own pool of the token and WETH', async () => {
+    const wbtc = ctx.address('WBTC');
+    const usdcPool500 = await v3PoolOf(ctx, usdc, weth, 500);
+    const usdcPool3000 = await v3PoolOf(ctx, usdc, weth, 3000);
+    const wbtcPool500 = await v3PoolOf(ctx, wbtc, weth, 500);
+    // The devnet's configuration: a token's 0.05% pool against WETH where it has one, else a USD feed (WETH too).
+    expect(await oracleOf(usdc)).toEqual([ORACLE_V3_WETH_POOL, usdcPool500]);
+    expect(await oracleOf(wbtc)).toEqual([ORACLE_V3_WETH_POOL, wbtcPool500]);
+    for (const symbol of ['WETH', 'USDT', 'DAI', 'LINK', 'UNI', 'SUSHI', 'BAL']) {
+      const [kind, source] = await oracleOf(ctx.address(symbol));
+      expect([symbol, kind]).toEqual([symbol, ORACLE_USD_FEED]);
+      expect(source).not.toBe(ZERO_ADDRESS);
+    }
+
+    for (const who of [ctx.accounts[0]!, executor]) {
+      for (const args of [
+        [usdc, ORACLE_V3_WETH_POOL, usdcPool3000],
+        [usdc, ORACLE_NONE, ZERO_ADDRESS],
+      ]) {
+        expect((await revertOf(ctx.priceOracle, who, 'setOracle', args)).name).toBe(
+          'OwnableUnauthorizedAccount',
+        );
+      }
+    }
+
+    // A genuine factory pool of another pair (anyone can create one), WETH's pool of another token, a contract that
+    // answers fee() but that the factory did not create, WETH priced by a pool, an unknown kind, no source.
+    const daiUsdc = await createV3Pool(ctx, executor, 500, [dai, 1_000n * ETHER], [usdc, 1_000n * USDC]);
+    const stableFactory = new Contract(
+      ctx.world.contracts.stableSwapFactory,
+      STABLE_SWAP_FACTORY_ABI,
+      ctx.provider,
+    );
+    const stablePool = (await stableFactory.getFunction('getPool')(usdc, ctx.address('USDT'))) as string;
+    expect(stablePool).not.toBe(ZERO_ADDRESS);
+    const refused: Array<[string, number, string]> = [
+      [dai, ORACLE_V3_WETH_POOL, daiUsdc],
+      [usdc, ORACLE_V3_WETH_POOL, daiUsdc],
+      [usdc, ORACLE_V3_WETH_POOL, wbtcPool500],
+      [dai, ORACLE_V3_WETH_POOL, usdcPool500],
+      [usdc, ORACLE_V3_WETH_POOL, stablePool],
+      [weth, ORACLE_V3_WETH_POOL, usdcPool500],
+      [usdc, 3, usdcPool500],
+      [usdc, ORACLE_V3_WETH_POOL, ZERO_ADDRESS],
+      [usdc, ORACLE_USD_FEED, ZERO_ADDRESS],
+    ];
+    for (const args of refused) {
+      expect([args, await revertOf(ctx.priceOracle, ctx.deployer, 'setOracle', args)]).toEqual([
+        args,
+        { name: 'BadOracle', args: [] },
+      ]);
+    }
+    expect(await oracleOf(usdc)).toEqual([ORACLE_V3_WETH_POOL, usdcPool500]);
+    expect(await oracleOf(dai)).toEqual([ORACLE_USD_FEED, expect.not.stringMatching(/^0x0{40}$/)]);
+
+    // The factory's pool of USDC and WETH at another fee is accepted; ORACLE_NONE keeps no source.
+    const usdcWethBound = await priceBound(usdc, weth);
+    const receipt = await mined(
+      call(ctx.priceOracle, ctx.deployer, 'setOracle', [usdc, ORACLE_V3_WETH_POOL, usdcPool3000]),
+    );
+    expect(parseLogs(ctx.priceOracle, receipt, 'OracleSet').map((e) => [...e.args])).toEqual([
+      [usdc, BigInt(ORACLE_V3_WETH_POOL), usdcPool3000],
+    ]);
+    expect(await oracleOf(usdc)).toEqual([ORACLE_V3_WETH_POOL, usdcPool3000]);
+    const viaPool3000 = await priceBound(usdc, weth);
+    expect(viaPool3000 > (usdcWethBound * 99n) / 100n && viaPool3000 < (usdcWethBound * 101n) / 100n).toBe(
+      true,
+    );
+    await mined(call(ctx.priceOracle, ctx.deployer, 'setOracle', [usdc, ORACLE_NONE, usdcPool3000]));
+    expect(await oracleOf(usdc)).toEqual([ORACLE_NONE, ZERO_ADDRESS]);
+    expect(await priceBound(usdc, weth)).toBe(0n);
   });
 });
