@@ -219,7 +219,8 @@ export class PlanStage {
 
   /**
    * The contract's price bound of the pair now (one eth_call per pair and batch); undefined when the chain has no
-   * bound for it (no Uniswap V3 history, no fresh feeds): the contract would fail its orders NO_PRICE_BOUND.
+   * bound for it (a token without a configured source, too little pool history, a stale or broken feed): the
+   * contract would fail its orders NO_PRICE_BOUND.
    */
   private async pairBound(tokenIn: string, tokenOut: string): Promise<PairBound | undefined> {
     const iface = orderExecutorInterface();
@@ -228,10 +229,17 @@ export class PlanStage {
       const data = await this.deps.client.call({ to, data: iface.encodeFunctionData('maxDeviationBps', []) });
       this.maxDeviationBps = BigInt(iface.decodeFunctionResult('maxDeviationBps', data)[0] as bigint);
     }
-    const data = await this.deps.client.call({
-      to,
-      data: iface.encodeFunctionData('priceBound', [getAddress(tokenIn), getAddress(tokenOut)]),
-    });
+    let data: string;
+    try {
+      data = await this.deps.client.call({
+        to,
+        data: iface.encodeFunctionData('priceBound', [getAddress(tokenIn), getAddress(tokenOut)]),
+      });
+    } catch (err) {
+      // A broken source reverts the view: the contract's batch reads that as no bound too.
+      if ((err as { code?: string }).code === 'CALL_EXCEPTION') return undefined;
+      throw err;
+    }
     const priceX128 = BigInt(iface.decodeFunctionResult('priceBound', data)[0] as bigint);
     return priceX128 === 0n ? undefined : { priceX128, deviationBps: this.maxDeviationBps };
   }
