@@ -54,6 +54,36 @@ function signFor(signer: Wallet, maker: string, tokenIn: string, tokenOut: strin
   return signer.signTypedData(typed.domain, PAIR_AUTHORIZATION_TYPES, typed.message);
 }
 
+/**
+ * POST /limit-order selling `amount` WETH for USDC as `accountTo`, at a trigger (and slippage) the market meets now
+ * unless `terms` says otherwise.
+ */
+async function createWethOrder(
+  client: ApiClient,
+  accountTo: string,
+  amount: string,
+  signature: string,
+  terms: { priceTrigger?: string; slippage?: string } = {},
+) {
+  const { chain, weth, usdc, service } = e2e;
+  const trigger =
+    terms.priceTrigger ?? priceString((await marketPrice(service.provider, chain, weth, usdc)) * 0.9);
+  return createLimitOrder(
+    client,
+    limitOrderBody({
+      accountTo,
+      chainId: chain.chainId,
+      ...limitOrderTokens(weth, usdc),
+      amount,
+      priceTrigger: trigger,
+      price: trigger,
+      gasPrice: '1',
+      slippage: terms.slippage ?? '1',
+      signature,
+    }),
+  );
+}
+
 /** A TestContractWallet owned by `owner`, holding `amount` of `tokenIn` and approving the OrderExecutor for it. */
 async function contractWallet(owner: Wallet, tokenIn: ManifestToken, amount: bigint, allowance: bigint) {
   const artifact = loadArtifact('TestContractWallet');
@@ -79,39 +109,15 @@ describe('a pair signature serves only the API key it was granted to', () => {
     await approveExecutor(maker, chain, weth.address, amountIn * 4n + feeCap(amountIn, capBps) * 4n);
     // The maker's own integrator executes an order: its signature is now public in the batch's calldata.
     const signature = await signFor(maker, maker.address, weth.address, usdc.address, client);
-    const price = await marketPrice(service.provider, chain, weth, usdc);
-    const own = await createLimitOrder(
-      client,
-      limitOrderBody({
-        accountTo: maker.address,
-        chainId: chain.chainId,
-        ...limitOrderTokens(weth, usdc),
-        amount: '0.05',
-        priceTrigger: priceString(price * 0.9),
-        price: priceString(price * 0.9),
-        gasPrice: '1',
-        slippage: '1',
-        signature,
-      }),
-    );
+    const own = await createWethOrder(client, maker.address, '0.05', signature);
     expect((await waitForLimitOrder(client, own.id, ['completed'], 60_000)).status).toBe('completed');
 
     const before = await balances(maker.address);
     const stranger = await newAccountClient(service.api.baseUrl);
-    const stolen = await createLimitOrder(
-      stranger,
-      limitOrderBody({
-        accountTo: maker.address,
-        chainId: chain.chainId,
-        ...limitOrderTokens(weth, usdc),
-        amount: '0.05',
-        priceTrigger: '0.000001',
-        price: '0.000001',
-        gasPrice: '1',
-        slippage: '99',
-        signature,
-      }),
-    );
+    const stolen = await createWethOrder(stranger, maker.address, '0.05', signature, {
+      priceTrigger: '0.000001',
+      slippage: '99',
+    });
     // Accepted at creation (the spec: signatures are not verified then), failed at execution.
     expect(stolen.status).toBe('pending');
     const failed = await waitForLimitOrder(stranger, stolen.id, ['failed', 'completed'], 60_000);
@@ -129,22 +135,8 @@ describe('contract-wallet makers (ERC-1271)', () => {
     const needed = amountIn + feeCap(amountIn, capBps) + 2n * (perIteration + feeCap(perIteration, capBps));
     const { address } = await contractWallet(owner, weth, needed, needed);
     const signature = await signFor(owner, address, weth.address, usdc.address, client);
-    const price = await marketPrice(service.provider, chain, weth, usdc);
 
-    const order = await createLimitOrder(
-      client,
-      limitOrderBody({
-        accountTo: address,
-        chainId: chain.chainId,
-        ...limitOrderTokens(weth, usdc),
-        amount: '0.04',
-        priceTrigger: priceString(price * 0.9),
-        price: priceString(price * 0.9),
-        gasPrice: '1',
-        slippage: '1',
-        signature,
-      }),
-    );
+    const order = await createWethOrder(client, address, '0.04', signature);
     const done = await waitForLimitOrder(client, order.id, ['completed', 'failed'], 60_000);
     expect(done).toMatchObject({ status: 'completed', reasonFail: [] });
     expect(await balanceOf(service.provider, usdc.address, address)).toBeGreaterThan(0n);
@@ -205,21 +197,8 @@ describe('EIP-7702 accounts as makers', () => {
     ).wait();
     expect((await service.provider.getCode(account.address)).slice(0, 8)).toBe('0xef0100');
 
-    const price = await marketPrice(service.provider, chain, weth, usdc);
-    const order = await createLimitOrder(
-      client,
-      limitOrderBody({
-        accountTo: account.address,
-        chainId: chain.chainId,
-        ...limitOrderTokens(weth, usdc),
-        amount: '0.03',
-        priceTrigger: priceString(price * 0.9),
-        price: priceString(price * 0.9),
-        gasPrice: '1',
-        slippage: '1',
-        signature: await signFor(account, account.address, weth.address, usdc.address, client),
-      }),
-    );
+    const signature = await signFor(account, account.address, weth.address, usdc.address, client);
+    const order = await createWethOrder(client, account.address, '0.03', signature);
     const done = await waitForLimitOrder(client, order.id, ['completed', 'failed'], 60_000);
     expect(done).toMatchObject({ status: 'completed', reasonFail: [] });
     expect(await balanceOf(service.provider, usdc.address, account.address)).toBeGreaterThan(0n);
