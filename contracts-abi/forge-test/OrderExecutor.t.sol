@@ -4,15 +4,22 @@ pragma solidity ^0.8.24;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {OrderFixture} from "./utils/OrderFixture.sol";
 import {IUniswapV2Factory, IUniswapV2Pair} from "./utils/VenueInterfaces.sol";
+import {BigDecimalsFeed, Reverter, ShortFeed} from "./mocks/BrokenSources.sol";
 import {ContractMaker} from "./mocks/ContractMaker.sol";
-import {Path} from "../src/RouteTypes.sol";
+import {MockAggregator} from "./mocks/MockAggregator.sol";
+import {Hop, Path} from "../src/RouteTypes.sol";
 import {OrderExecutor} from "../src/OrderExecutor.sol";
+import {PriceBound} from "../src/PriceBound.sol";
+import {PriceOracle} from "../src/PriceOracle.sol";
+import {TestExternalSource} from "../src/test/TestExternalSource.sol";
 
 /// @notice OrderExecutor, order by order: authorization (EIP-712 / ERC-1271, pair, integrator, deviation), the
-///         fee cap, ids that execute once, the price bound from USD feeds against an executor that routes through
-///         its own pools or moves the pool first, failures that stay with their maker (pull, payout, signature),
-///         native payouts with the WETH fallback, and the token shapes. Every batch runs through executeChecked,
-///         which checks all of the contract's promises on top of each test's own assertions.
+///         fee cap, ids that execute once, the price bound from the PriceOracle's USD feeds against an executor that
+///         routes through its own pools or moves the pool first, broken sources (no bound, never a reverted batch),
+///         failures that stay with their maker (pull, payout, signature) and those that fail the whole group (a
+///         swap's revert, whatever bytes it carries; a fee collector the token refuses), native payouts with the
+///         WETH fallback, and the token shapes. Every batch runs through executeChecked, which checks all of the
+///         contract's promises on top of each test's own assertions.
 contract OrderExecutorTest is OrderFixture {
     function setUp() public {
         _deployOrderWorld(false);
@@ -48,6 +55,15 @@ contract OrderExecutorTest is OrderFixture {
         return bound(seed, unit, unit * 10_000);
     }
 
+    function _orders(OrderExecutor.Order memory a, OrderExecutor.Order memory b, OrderExecutor.Order memory c)
+        internal
+        pure
+        returns (OrderExecutor.Order[] memory o)
+    {
+        o = new OrderExecutor.Order[](3);
+        (o[0], o[1], o[2]) = (a, b, c);
+    }
+
     function _eq(string memory a, string memory b) internal pure returns (bool) {
         return keccak256(bytes(a)) == keccak256(bytes(b));
     }
@@ -77,6 +93,33 @@ contract OrderExecutorTest is OrderFixture {
             keccak256(abi.encode(makers[0], address(dai), address(usdc), INTEGRATOR_A, bytes32(uint256(7)), 1e18)),
             "order id"
         );
+    }
+
+    /// @dev The executor needs an oracle and a deviation in (0, MAX_DEVIATION_BPS_LIMIT]; the oracle a WETH and a
+    ///      TWAP window of at least its minimum; the executor reads the oracle it was given.
+    function test_PriceConfigIsChecked() public {
+        vm.assertEq(address(oe.priceOracle()), address(oracle), "the executor's oracle");
+        vm.assertEq(oe.maxDeviationBps(), MAX_DEVIATION_BPS, "the executor's deviation");
+        uint16[3] memory badDeviations = [uint16(0), oe.MAX_DEVIATION_BPS_LIMIT() + 1, type(uint16).max];
+        for (uint256 i; i < badDeviations.length; ++i) {
+            vm.expectRevert(PriceBound.BadPriceBoundConfig.selector);
+            new OrderExecutor(address(this), address(weth), venues, feeCollector, MAX_FEE_BPS, oracle, badDeviations[i]);
+        }
+        vm.expectRevert(PriceBound.BadPriceBoundConfig.selector);
+        new OrderExecutor(
+            address(this), address(weth), venues, feeCollector, MAX_FEE_BPS, PriceOracle(address(0)), MAX_DEVIATION_BPS
+        );
+        PriceOracle.OracleConfig[4] memory bad = [
+            PriceOracle.OracleConfig(0, 0, 1 days),
+            PriceOracle.OracleConfig(1800, 0, 1 days),
+            PriceOracle.OracleConfig(60, 1800, 1 days),
+            PriceOracle.OracleConfig(1800, 60, 1 days)
+        ];
+        for (uint256 i; i < bad.length; ++i) {
+            vm.expectRevert(PriceOracle.BadOracleConfig.selector);
+            // The last config is fine but WETH is missing.
+            new PriceOracle(address(this), i == 3 ? address(0) : address(weth), address(0), bad[i]);
+        }
     }
 
     // ---- honest orders ----
@@ -181,10 +224,10 @@ contract OrderExecutorTest is OrderFixture {
         vm.prank(caller);
         vm.expectRevert();
         oe.setExecutor(caller, true);
-        uint8 feedKind = oe.ORACLE_USD_FEED();
+        uint8 feedKind = oracle.ORACLE_USD_FEED();
         vm.prank(caller);
         vm.expectRevert();
-        oe.setOracle(address(dai), feedKind, caller);
+        oracle.setOracle(address(dai), feedKind, caller);
         vm.prank(caller);
         vm.expectRevert(OrderExecutor.NotSelf.selector);
         oe.settleGroup(address(dai), address(usdc), new Path[](0), new OrderExecutor.Settlement[](0), 1);
@@ -274,8 +317,8 @@ contract OrderExecutorTest is OrderFixture {
         vm.assertApproxEqAbs(minimum, exact, exact / 1e12 + 2, "minimum = amount x price x (1 - deviation)");
     }
 
-    /// @dev A feed that is stale, from the future, zero, negative or reverting gives no bound: the orders fail
-    ///      NO_PRICE_BOUND and nothing moves.
+    /// @dev A feed that is stale, from the future, zero, negative or reverting gives no bound (the view answers 0,
+    ///      or reverts for the reverting feed): the orders fail NO_PRICE_BOUND and nothing moves.
     function testFuzz_NoUsableFeedMeansNoExecution(uint8 kind, uint256 age) public {
         kind %= 5;
         vm.warp(block.timestamp + 10 days);
@@ -287,10 +330,83 @@ contract OrderExecutorTest is OrderFixture {
         if (kind == 2) feedOf[address(dai)].set(0, block.timestamp);
         if (kind == 3) feedOf[address(dai)].set(-int256(bound(age, 1, 1e18)), block.timestamp);
         if (kind == 4) feedOf[address(dai)].setBroken(true);
-        vm.assertEq(oe.priceBound(address(dai), address(usdc)), 0, "no bound");
+        vm.assertEq(_boundOrZero(address(dai), address(usdc)), 0, "no bound");
+        if (kind == 4) {
+            vm.expectRevert(bytes("feed down"));
+            oe.priceBound(address(dai), address(usdc));
+        }
         OrderExecutor.Group memory g = _group(0, _orders(_signedOrder(makers[0], 0, 1e18, 0, 0)));
         _run(_one(g));
         vm.assertEq(_failure(g, 0), "NO_PRICE_BOUND", "reason");
+    }
+
+    /// @dev A source that is broken rather than stale (an address with no code, a feed answering short data or
+    ///      decimals above 255, one reverting with revert data shaped as the executor's own errors) makes the
+    ///      oracle's view revert, and one whose decimals run the math out of range answers 0: either way every
+    ///      group of a pair priced by it fails NO_PRICE_BOUND and moves nothing, the batch does not revert, and
+    ///      the batch's other groups execute. The feed restored, the same pair executes.
+    function testFuzz_BrokenSourceFailsOnlyItsGroups(uint8 kind, bool brokenWeth, uint256 a0, uint256 a1, uint256 a2)
+        public
+    {
+        kind %= 6;
+        address token = brokenWeth ? address(weth) : address(usdc);
+        address source;
+        if (kind == 0) source = address(uint160(uint256(keccak256("no code here"))));
+        if (kind == 1) source = address(new ShortFeed());
+        if (kind == 2) source = address(new BigDecimalsFeed());
+        if (kind == 3) {
+            source = address(new Reverter(abi.encodeWithSelector(OrderExecutor.OrderRejected.selector, 0, 5)));
+        }
+        if (kind == 4) source = address(new Reverter(abi.encodeWithSelector(OrderExecutor.ShortTransferIn.selector)));
+        if (kind == 5) source = address(new MockAggregator(1e8, 200));
+        oracle.setOracle(token, oracle.ORACLE_USD_FEED(), source);
+
+        // DAI -> USDC, DAI -> native (WETH's price), NoBool -> DAI (neither), WETH -> USDC (both).
+        uint256[4] memory ps = [uint256(0), 2, 5, 3];
+        uint256[3] memory seeds = [a0, a1, a2];
+        OrderExecutor.Group[] memory groups = new OrderExecutor.Group[](ps.length);
+        for (uint256 i; i < ps.length; ++i) {
+            OrderExecutor.Order[] memory orders = new OrderExecutor.Order[](2);
+            for (uint256 k; k < 2; ++k) {
+                orders[k] = _signedOrder(makers[k + (i % 2)], ps[i], _smallAmount(ps[i], seeds[(i + k) % 3]), 0, "bs");
+            }
+            groups[i] = _group(ps[i], orders);
+        }
+        for (uint256 i; i < ps.length; ++i) {
+            bool broken = _touches(groups[i], token);
+            (bool ok, bytes memory answer) =
+                address(oe).staticcall(abi.encodeCall(PriceBound.priceBound, (groups[i].tokenIn, groups[i].tokenOut)));
+            if (broken) {
+                vm.assertTrue(kind == 5 ? ok && abi.decode(answer, (uint256)) == 0 : !ok, "the view: 0, or reverts");
+            } else {
+                vm.assertTrue(ok && abi.decode(answer, (uint256)) > 0, "other pairs keep their bound");
+            }
+        }
+
+        _run(groups);
+        for (uint256 i; i < ps.length; ++i) {
+            bool broken = _touches(groups[i], token);
+            for (uint256 k; k < 2; ++k) {
+                if (broken) {
+                    vm.assertFalse(_executed(groups[i], k), "a broken source's pair does not execute");
+                    vm.assertEq(_failure(groups[i], k), "NO_PRICE_BOUND", "reason");
+                } else {
+                    vm.assertTrue(
+                        _executed(groups[i], k), string.concat("the others execute: ", _failure(groups[i], k))
+                    );
+                }
+            }
+        }
+
+        oracle.setOracle(token, oracle.ORACLE_USD_FEED(), address(feedOf[token]));
+        OrderExecutor.Group memory again = groups[brokenWeth ? 1 : 0];
+        _run(_one(again));
+        vm.assertTrue(_executed(again, 0) && _executed(again, 1), "the feed restored, the pair executes");
+    }
+
+    function _touches(OrderExecutor.Group memory g, address token) internal view returns (bool) {
+        address tokenOut = g.tokenOut == NATIVE ? address(weth) : g.tokenOut;
+        return g.tokenIn == token || tokenOut == token;
     }
 
     // ---- makers that are contracts ----
@@ -399,6 +515,96 @@ contract OrderExecutorTest is OrderFixture {
         vm.assertEq(
             _failure(g, 0), allowance ? "INSUFFICIENT_ALLOWANCE" : "INSUFFICIENT_BALANCE", "amount + fee checked"
         );
+    }
+
+    /// @dev A fee collector the input token refuses (blacklisted): the group's fee transfer fails, so does the
+    ///      whole group, SWAP_FAILED, and nothing moves; a group of the same token without fees, and groups of
+    ///      other tokens with fees, execute.
+    function testFuzz_FeeCollectorThatCannotReceiveFailsTheGroup(uint256 a0, uint256 a1, uint256 f0, uint256 f1)
+        public
+    {
+        frozen.setBlacklisted(feeCollector, true);
+        uint256 amount0 = _smallAmount(7, a0);
+        uint256 amount1 = _smallAmount(7, a1);
+        OrderExecutor.Group[] memory groups = new OrderExecutor.Group[](3);
+        groups[0] = _group(
+            7,
+            _orders(
+                _signedOrder(makers[0], 7, amount0, bound(f0, 1, _maxFee(amount0)), "fc"),
+                _signedOrder(makers[1], 7, amount1, bound(f1, 0, _maxFee(amount1)), "fc")
+            )
+        );
+        groups[1] = _group(7, _orders(_signedOrder(makers[2], 7, amount1, 0, "fc")));
+        uint256 daiIn = _smallAmount(0, a0);
+        groups[2] = _group(0, _orders(_signedOrder(makers[0], 0, daiIn, bound(f1, 1, _maxFee(daiIn)), "fc")));
+        uint256[2] memory held = [frozen.balanceOf(makers[0]), frozen.balanceOf(makers[1])];
+
+        _run(groups);
+        for (uint256 k; k < 2; ++k) {
+            vm.assertFalse(_executed(groups[0], k), "not executed");
+            vm.assertEq(_failure(groups[0], k), "SWAP_FAILED", "the whole group fails SWAP_FAILED");
+        }
+        vm.assertEq(frozen.balanceOf(makers[0]), held[0], "nothing moves");
+        vm.assertEq(frozen.balanceOf(makers[1]), held[1], "nothing moves");
+        vm.assertEq(frozen.balanceOf(feeCollector), 0, "no fee");
+        vm.assertTrue(_executed(groups[1], 0), "no fee to pay: executes");
+        vm.assertTrue(_executed(groups[2], 0), "other tokens' fees are paid");
+    }
+
+    /// @dev The review's repro: a whitelisted source passing on what a contract it calls reverts with, bytes
+    ///      shaped as the executor's own OrderRejected(index, failure) or ShortTransferIn(). Passed through they
+    ///      would fail the wrong order for the wrong reason, or the whole group TRANSFER_IN_FAILED: every order of
+    ///      the group fails SWAP_FAILED instead, nothing moves, and disarmed the same source fills the same orders.
+    function testFuzz_SourceRevertingWithOurErrorsFailsTheGroupSwapFailed(
+        bool shortShape,
+        uint256 index,
+        uint256 failure,
+        bool split,
+        uint256 a0,
+        uint256 a1,
+        uint256 a2
+    ) public {
+        TestExternalSource source = new TestExternalSource();
+        oe.setSourceWhitelisted(address(source), true);
+        _mint(address(usdc), address(source), 1_000_000e6);
+        bytes memory forged = shortShape
+            ? abi.encodeWithSelector(OrderExecutor.ShortTransferIn.selector)
+            : abi.encodeWithSelector(OrderExecutor.OrderRejected.selector, index % 3, bound(failure, 1, 14));
+        source.setReentry(address(new Reverter(forged)), "");
+        // What the source answers any caller: the forged error itself.
+        vm.expectRevert(forged);
+        source.fill(address(dai), address(usdc), 0, 0);
+
+        OrderExecutor.Group memory g = _group(
+            0,
+            _orders(
+                _signedOrder(makers[0], 0, _smallAmount(0, a0), 0, "forged"),
+                _signedOrder(makers[1], 0, _smallAmount(0, a1), 0, "forged"),
+                _signedOrder(makers[2], 0, _smallAmount(0, a2), 0, "forged")
+            )
+        );
+        uint256 total = g.orders[0].amountIn + g.orders[1].amountIn + g.orders[2].amountIn;
+        // The source fills its share at par (the V2 path, when split, takes the first half).
+        uint256 share = split ? total - total / 2 : total;
+        bytes memory fill = abi.encodeCall(TestExternalSource.fill, (address(dai), address(usdc), share, share / 1e12));
+        Hop[] memory sourceHop = new Hop[](1);
+        sourceHop[0] = Hop(2, address(usdc), 0, address(source), fill);
+        g.paths = new Path[](split ? 2 : 1);
+        if (split) g.paths[0] = _honestPaths(pairs[0])[0];
+        g.paths[g.paths.length - 1] = Path(1, sourceHop);
+
+        _run(_one(g));
+        for (uint256 k; k < 3; ++k) {
+            vm.assertFalse(_executed(g, k), "not executed");
+            vm.assertEq(_failure(g, k), "SWAP_FAILED", "every order fails SWAP_FAILED, never another reason");
+        }
+        vm.assertEq(dai.allowance(address(oe), address(source)), 0, "no allowance left to the source");
+
+        source.setReentry(address(0), "");
+        _run(_one(g));
+        for (uint256 k; k < 3; ++k) {
+            vm.assertTrue(_executed(g, k), string.concat("disarmed, the source fills: ", _failure(g, k)));
+        }
     }
 
     // ---- token shapes ----

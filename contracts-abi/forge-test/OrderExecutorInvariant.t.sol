@@ -5,7 +5,9 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {OrderFixture} from "./utils/OrderFixture.sol";
 import {TestBase} from "./utils/TestBase.sol";
 import {IUniswapV2Factory, IUniswapV2Pair} from "./utils/VenueInterfaces.sol";
+import {Reverter, ShortFeed} from "./mocks/BrokenSources.sol";
 import {ContractMaker} from "./mocks/ContractMaker.sol";
+import {OrderExecutor} from "../src/OrderExecutor.sol";
 
 /// @notice What the invariant fuzzer calls; each action is forwarded to the suite, which owns the world.
 contract OrderExecutorHandler is TestBase {
@@ -36,12 +38,19 @@ contract OrderExecutorHandler is TestBase {
         suite.makerChanges(seed);
     }
 
+    /// @notice A token's price source breaks (no code, short answers, reverts shaped as the executor's errors),
+    ///      or is restored.
+    function breakSource(uint256 seed) external {
+        suite.breakSource(seed);
+    }
+
     function wait(uint256 seconds_) external {
         suite.wait(seconds_);
     }
 }
 
-/// @notice Invariants of the OrderExecutor under an adversarial executor: every batch is checked by executeChecked
+/// @notice Invariants of the OrderExecutor under an adversarial executor, moving markets and price sources that
+///         break and come back: every batch is checked by executeChecked
 ///         (no revert; one outcome per order; ids executed once; each execution signed for its pair, integrator and
 ///         deviation, at least its minimum and the bound, fee within the cap; each maker's and the fee collector's
 ///         balances moved exactly as the executions say, so failed orders moved nothing and shares add up; the
@@ -74,13 +83,14 @@ contract OrderExecutorInvariantTest is OrderFixture {
     }
 
     function targetSelectors() public view returns (FuzzSelector[] memory selectors) {
-        bytes4[] memory fns = new bytes4[](6);
+        bytes4[] memory fns = new bytes4[](7);
         fns[0] = OrderExecutorHandler.batch.selector;
         fns[1] = OrderExecutorHandler.batch.selector;
         fns[2] = OrderExecutorHandler.moveThenBatch.selector;
         fns[3] = OrderExecutorHandler.moveFeed.selector;
         fns[4] = OrderExecutorHandler.makerChanges.selector;
-        fns[5] = OrderExecutorHandler.wait.selector;
+        fns[5] = OrderExecutorHandler.breakSource.selector;
+        fns[6] = OrderExecutorHandler.wait.selector;
         selectors = new FuzzSelector[](1);
         selectors[0] = FuzzSelector(address(handler), fns);
     }
@@ -144,6 +154,19 @@ contract OrderExecutorInvariantTest is OrderFixture {
                 token.call(abi.encodeWithSignature("transfer(address,uint256)", address(0xdead), (held * 9) / 10));
             ok;
         }
+    }
+
+    /// @dev Half the time the token's own feed comes back; otherwise its source becomes a broken one.
+    function breakSource(uint256 seed) external onlyHandler {
+        address token = tokens[seed % tokens.length];
+        uint256 kind = (seed >> 8) % 6;
+        address source = address(feedOf[token]);
+        if (kind == 3) source = address(uint160(uint256(keccak256(abi.encode("no code", seed)))));
+        if (kind == 4) source = address(new ShortFeed());
+        if (kind == 5) {
+            source = address(new Reverter(abi.encodeWithSelector(OrderExecutor.OrderRejected.selector, 0, seed % 15)));
+        }
+        oracle.setOracle(token, oracle.ORACLE_USD_FEED(), source);
     }
 
     /// @dev Time passes; the feeds report again (one in eight waits leaves them stale).

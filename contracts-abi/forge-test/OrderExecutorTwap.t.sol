@@ -5,7 +5,7 @@ import {OrderFixture} from "./utils/OrderFixture.sol";
 import {IUniswapV3Pool} from "./utils/VenueInterfaces.sol";
 import {Hop, Path} from "../src/RouteTypes.sol";
 import {OrderExecutor} from "../src/OrderExecutor.sol";
-import {PriceBound} from "../src/PriceBound.sol";
+import {PriceOracle} from "../src/PriceOracle.sol";
 
 /// @notice The price bound from a Uniswap V3 pool's time-weighted average (the owner names each token's pool of
 ///         the token and WETH), against an executor that trades the pool in the block of its batch, holds the price
@@ -20,7 +20,7 @@ contract OrderExecutorTwapTest is OrderFixture {
         IUniswapV3Pool(daiPool).increaseObservationCardinalityNext(64);
         vm.warp(block.timestamp + 1 hours);
         _refreshFeeds();
-        oe.setOracle(address(dai), oe.ORACLE_V3_WETH_POOL(), daiPool);
+        oracle.setOracle(address(dai), oracle.ORACLE_V3_WETH_POOL(), daiPool);
         poolPriced[address(dai)] = true;
     }
 
@@ -125,17 +125,33 @@ contract OrderExecutorTwapTest is OrderFixture {
         vm.assertApproxEqAbs(oe.priceBound(address(dai), address(weth)), before, before / 5_000, "bound unchanged");
     }
 
-    /// @dev Only the factory's pool of the token and WETH can be named, and never for WETH itself.
+    /// @dev Only the factory's pool of the token and WETH can be named, never for WETH itself, and only by the
+    ///      oracle's owner; a kind other than none needs a source, and none clears it.
     function test_OnlyAGenuineWethPoolCanBeNamed() public {
-        uint8 poolKind = oe.ORACLE_V3_WETH_POOL();
+        uint8 poolKind = oracle.ORACLE_V3_WETH_POOL();
+        uint8 feedKind = oracle.ORACLE_USD_FEED();
         address usdcPool = _v3Pool(address(usdc), address(dai), 1_000_000e6, 1_000_000e18);
-        vm.expectRevert(PriceBound.BadOracle.selector);
-        oe.setOracle(address(usdc), poolKind, usdcPool);
-        vm.expectRevert(PriceBound.BadOracle.selector);
-        oe.setOracle(address(weth), poolKind, daiPool);
-        vm.expectRevert(PriceBound.BadOracle.selector);
-        oe.setOracle(address(usdc), poolKind, daiPool);
-        vm.expectRevert(PriceBound.BadOracle.selector);
-        oe.setOracle(address(usdc), 3, address(feedOf[address(usdc)]));
+        vm.expectRevert(PriceOracle.BadOracle.selector);
+        oracle.setOracle(address(usdc), poolKind, usdcPool);
+        vm.expectRevert(PriceOracle.BadOracle.selector);
+        oracle.setOracle(address(weth), poolKind, daiPool);
+        vm.expectRevert(PriceOracle.BadOracle.selector);
+        oracle.setOracle(address(usdc), poolKind, daiPool);
+        vm.expectRevert(PriceOracle.BadOracle.selector);
+        oracle.setOracle(address(usdc), 3, address(feedOf[address(usdc)]));
+        vm.expectRevert(PriceOracle.BadOracle.selector);
+        oracle.setOracle(address(usdc), feedKind, address(0));
+        vm.prank(executor);
+        vm.expectRevert();
+        oracle.setOracle(address(dai), feedKind, address(feedOf[address(dai)]));
+
+        (uint8 kind, address source) = oracle.oracleOf(address(dai));
+        vm.assertEq(uint256(kind), poolKind, "DAI priced by its pool");
+        vm.assertEq(source, daiPool, "the named pool");
+        oracle.setOracle(address(dai), oracle.ORACLE_NONE(), daiPool);
+        (kind, source) = oracle.oracleOf(address(dai));
+        vm.assertEq(uint256(kind), 0, "none");
+        vm.assertEq(source, address(0), "none keeps no source");
+        vm.assertEq(oe.priceBound(address(dai), address(weth)), 0, "no source, no bound");
     }
 }

@@ -105,10 +105,17 @@ contract TokenShapesTest is RouterFixture {
         vm.assertFalse(o.ok, "fee-on-transfer output through V2 reverts");
     }
 
-    /// @dev A source's output is measured on arrival, so the swap succeeds and the router keeps nothing; but
-    ///      minAmountOut bounds what the router sends, and the token's own cut comes off the account's receipt:
-    ///      a fee-on-transfer output reaches the account 1% below amountOut (and so possibly below minAmountOut).
-    function testFuzz_FeeOnTransferOutputThroughSourceLosesTheTokensCut(uint256 amountIn, uint256 paid) public {
+    /// @dev A source's output is measured on arrival, so the router's accounting holds and it keeps nothing; but
+    ///      the token's own cut also comes off what the account receives. The minimum is checked against that
+    ///      receipt: a minimum above it (even one the router's amountOut meets) reverts
+    ///      InsufficientOutput(received, minAmountOut) and nothing moves; otherwise the account gets amountOut less
+    ///      the cut, never less than its minimum.
+    function testFuzz_FeeOnTransferOutputThroughSourceNeverUndercutsTheMinimum(
+        uint256 amountIn,
+        uint256 paid,
+        uint256 minOut,
+        bool aboveReceipt
+    ) public {
         amountIn = bound(amountIn, 1, 1_000_000e18);
         paid = bound(paid, 1e6, 100_000e18);
         bytes memory data = abi.encodeCall(TestExternalSource.fill, (address(dai), address(fot), amountIn, paid));
@@ -116,12 +123,25 @@ contract TokenShapesTest is RouterFixture {
             alice, address(dai), address(fot), amountIn, 0, _single(_hop(2, address(fot), 0, address(source), data))
         );
         uint256 arrived = paid - (paid * 100) / 10_000;
-        p.minAmountOut = arrived - (arrived * PROTOCOL_FEE_PIPS) / 1_000_000;
+        uint256 amountOut = arrived - (arrived * PROTOCOL_FEE_PIPS) / 1_000_000;
+        uint256 received = amountOut - (amountOut * 100) / 10_000;
+        // Above the receipt up to amountOut itself (the minimum the router's own check accepts), or at most it.
+        p.minAmountOut = aboveReceipt ? bound(minOut, received + 1, amountOut) : bound(minOut, 0, received);
         SwapOutcome memory o = _fundAndSwap(alice, p);
+        if (aboveReceipt) {
+            vm.assertFalse(o.ok, "a receipt below the minimum reverts");
+            vm.assertEq(
+                keccak256(o.revertData),
+                keccak256(abi.encodeWithSelector(SwapRouter.InsufficientOutput.selector, received, p.minAmountOut)),
+                "InsufficientOutput(received, minAmountOut)"
+            );
+            return;
+        }
         vm.assertTrue(o.ok, "swap succeeds");
         vm.assertEq(o.gross, arrived, "gross = what arrived");
-        vm.assertEq(o.amountOut, p.minAmountOut, "amountOut = minAmountOut");
-        vm.assertEq(o.received, o.amountOut - (o.amountOut * 100) / 10_000, "the account gets amountOut less the cut");
+        vm.assertEq(o.amountOut, amountOut, "amountOut = gross less the protocol fee");
+        vm.assertEq(o.received, received, "the account gets amountOut less the cut");
+        vm.assertGe(o.received, p.minAmountOut, "never below the minimum");
     }
 
     // ---- blacklist ----
