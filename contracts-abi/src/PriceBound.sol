@@ -44,12 +44,19 @@ abstract contract PriceBound {
         return (FullMath.mulDiv(amountIn, priceX128, Q128) * (10_000 - deviation)) / 10_000;
     }
 
-    /// @dev The oracle's price through a static call: a source that reverts, answers nonsense or runs the math out of
-    ///      range yields 0 (no bound) instead of reverting the batch.
+    /// @notice Gas one group's price read may spend: two Uniswap V3 observations and the WETH feed with room to
+    ///         spare. A source that burns more fails its group NO_PRICE_BOUND, not the batch.
+    uint256 public constant PRICE_READ_GAS = 300_000;
+
+    /// @dev The oracle's price through a static call with a fixed gas budget, reading 32 bytes of answer at most: a
+    ///      source that reverts (with any payload), burns its gas, answers nonsense or runs the math out of range
+    ///      yields 0 (no bound) instead of reverting the batch.
     function _boundOf(address tokenIn, address tokenOut) internal view returns (uint256 priceX128) {
-        (bool ok, bytes memory answer) = address(priceOracle).staticcall(
-            abi.encodeCall(PriceOracle.priceBound, (tokenIn, tokenOut))
-        );
-        if (ok && answer.length == 32) priceX128 = abi.decode(answer, (uint256));
+        bytes memory query = abi.encodeCall(PriceOracle.priceBound, (tokenIn, tokenOut));
+        address oracle = address(priceOracle);
+        assembly ("memory-safe") {
+            let ok := staticcall(PRICE_READ_GAS, oracle, add(query, 0x20), mload(query), 0x00, 0x20)
+            if and(ok, eq(returndatasize(), 0x20)) { priceX128 := mload(0x00) }
+        }
     }
 }

@@ -10,10 +10,10 @@ import { NATIVE_TOKEN_KEY } from '../domain/addresses';
 export const GAS_PER_ORDER = 85_000n;
 export const BATCH_BASE_GAS = 110_000n;
 /**
- * Gas limit headroom per group for the OrderExecutor's price bound, read once per group: up to four Uniswap V3
- * pools observed for the pair and eight through WETH, or two feeds. Limit only: unused gas is not paid.
+ * Gas limit headroom per group for the OrderExecutor's price bound, read once per group through a static call of at
+ * most PriceBound.PRICE_READ_GAS. Limit only: unused gas is not paid.
  */
-export const PRICE_BOUND_GAS_PER_GROUP = 250_000n;
+export const PRICE_BOUND_GAS_PER_GROUP = 300_000n;
 
 /**
  * The execution fee of one order in its sold token: its share of the batch gas at the gas price, converted at
