@@ -10,7 +10,7 @@ import { workOf, type OrderWorks, type TokenPairDecimals } from '../order-work';
 import { decideFailure } from '../plan/failure-kinds';
 import { orderRefOf } from '../../shared/domain/pair-authorization';
 import { batchOrderIdentities } from '../plan/execute-batch-call';
-import { eventOf, type ExecutionEvent } from './execution-events';
+import { isEventOf, type ExecutionEvent } from './execution-events';
 
 type ExecutedEvent = Extract<ExecutionEvent, { kind: 'executed' }>;
 
@@ -59,7 +59,11 @@ export async function batchOutcomes(
 ): Promise<{ outcomes: BatchOutcomes; settled: SettledOrder[] }> {
   const byId = new Map(events.map((e) => [e.onchainId, e]));
   const identities = batchOrderIdentities(Transaction.from(tx.rawTx).data);
-  const eventFor = (id: string) => eventOf(byId, identities.get(orderRefOf(id).toLowerCase()));
+  const eventFor = (id: string): ExecutionEvent | undefined => {
+    const identity = identities.get(orderRefOf(id).toLowerCase());
+    const event = identity && byId.get(identity.onchainId);
+    return event && isEventOf(event, identity) ? event : undefined;
+  };
   const settled: SettledOrder[] = [];
   const limitOrders: LimitOrderOutcome[] = [];
   for (const id of tx.limitOrderIds) {

@@ -35,16 +35,13 @@ export function executionEvents(logs: readonly Log[], orderExecutor: string): Ex
 }
 
 /**
- * The event of one order of a batch: same on-chain id, same maker and, for an execution, the same amount sold.
- * Anything else (another maker's order under a look-alike id) is not this order's outcome.
+ * Whether an event is one order's outcome: same on-chain id, same maker and, for an execution, the same amount
+ * sold. Anything else (another maker's order under a look-alike id) is not this order's outcome.
  */
-export function eventOf(
-  events: ReadonlyMap<string, ExecutionEvent>,
-  identity: { onchainId: string; maker: string; amountIn: bigint } | undefined,
-): ExecutionEvent | undefined {
-  if (!identity) return undefined;
-  const event = events.get(identity.onchainId);
-  if (!event || event.maker !== identity.maker) return undefined;
-  if (event.kind === 'executed' && event.amountIn !== identity.amountIn) return undefined;
-  return event;
+export function isEventOf(
+  event: ExecutionEvent,
+  identity: { onchainId: string; maker: string; amountIn: bigint },
+): boolean {
+  if (event.onchainId !== identity.onchainId || event.maker !== identity.maker) return false;
+  return event.kind !== 'executed' || event.amountIn === identity.amountIn;
 }

@@ -10,7 +10,7 @@ import type { KeeperMetrics } from '../keeper-metrics';
 import { workOf, type OrderWorks } from '../order-work';
 import type { RowGuard } from '../row-guard';
 import { batchOutcomes, executedAmounts, ordersOfTransaction } from '../settle/batch-outcomes';
-import { eventOf, executionEvents, type ExecutionEvent } from '../settle/execution-events';
+import { executionEvents, isEventOf, type ExecutionEvent } from '../settle/execution-events';
 import { batchOrderIdentities, type BatchOrderIdentity } from '../plan/execute-batch-call';
 import { orderRefOf } from '../../shared/domain/pair-authorization';
 
@@ -254,9 +254,9 @@ export class TransactionTracker {
       },
     ])) as { address: string; topics: string[]; data: string; transactionHash: string }[];
     for (const log of logs) {
-      const events = executionEvents([log as unknown as Log], deps.orderExecutor);
-      const event = eventOf(new Map(events.map((e) => [e.onchainId, e])), identity);
-      if (event?.kind === 'executed') return { txHash: log.transactionHash, event };
+      const [event] = executionEvents([log as unknown as Log], deps.orderExecutor);
+      if (event?.kind === 'executed' && isEventOf(event, identity))
+        return { txHash: log.transactionHash, event };
     }
     return undefined;
   }
@@ -277,10 +277,11 @@ export class TransactionTracker {
     const events = receipt.status === 1 ? executionEvents(receipt.logs, deps.orderExecutor) : [];
     // ALREADY_EXECUTED for one of our own orders: another transaction executed it (an earlier copy of this batch,
     // a keeper that lost its lease). Its OrderExecuted event is the truth, not this failure.
-    const identities = [...batchOrderIdentities(Transaction.from(row.rawTx).data).values()];
+    let identities: BatchOrderIdentity[] | undefined;
     for (const [i, event] of events.entries()) {
       if (event.kind !== 'failed' || event.reason !== 'ALREADY_EXECUTED') continue;
-      const identity = identities.find((o) => o.onchainId === event.onchainId && o.maker === event.maker);
+      identities ??= [...batchOrderIdentities(Transaction.from(row.rawTx).data).values()];
+      const identity = identities.find((o) => isEventOf(event, o));
       if (!identity) continue;
       const earlier = await this.executedEvent(identity, row.submittedBlock ?? row.minedBlock);
       if (earlier) events[i] = earlier.event;

@@ -68,7 +68,14 @@ export async function isValidMakerSignature(
   auth: PairAuthorization,
   chain: SignatureChainReader,
 ): Promise<boolean> {
-  if (isValidPairSignature(auth)) return true;
+  return isValidPairSignature(auth) || isValidWalletSignature(auth, chain);
+}
+
+/** The ERC-1271 half of the contract's check: a maker with code whose isValidSignature accepts the signature. */
+async function isValidWalletSignature(
+  auth: PairAuthorization,
+  chain: SignatureChainReader,
+): Promise<boolean> {
   if (!/^0x([0-9a-fA-F]{2})+$/.test(auth.signature)) return false;
   const code = await chain.getCode(auth.maker);
   if (code === '0x' || code === '') return false;
@@ -117,6 +124,6 @@ export class PairSignatureVerifier {
       this.known.set(key, true);
       return true;
     }
-    return isValidMakerSignature(auth, chain);
+    return isValidWalletSignature(auth, chain);
   }
 }

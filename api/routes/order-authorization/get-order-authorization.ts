@@ -178,9 +178,8 @@ export function orderAuthorizationRoute(deps: OrderAuthorizationDeps): RouteDefi
       const checks = await Promise.all(
         [...signatures].map((signature) => {
           const held = { chainId, orderExecutor: contracts.orderExecutor, ...typedData.message, signature };
-          if (isValidPairSignature(held)) return true;
           // A contract wallet's signature is its isValidSignature's answer; no answer counts as not held.
-          return client ? isValidMakerSignature(held, client).catch(() => false) : false;
+          return client ? isValidMakerSignature(held, client).catch(() => false) : isValidPairSignature(held);
         }),
       );
       const validSignatureHeld = checks.some(Boolean);
