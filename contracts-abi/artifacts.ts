@@ -26,6 +26,7 @@ export type ContractName =
   | 'WrappedNative'
   | 'CrossChainEntry'
   | 'LockReleaseBridge'
+  | 'RootBundleAdmin'
   | 'StableSwapFactory'
   | 'StableSwapPool';
 

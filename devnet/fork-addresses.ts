@@ -13,6 +13,7 @@ export type KnownForkContracts = Omit<
   | 'spokePool'
   | 'crossChainEntry'
   | 'lockReleaseBridge'
+  | 'rootBundleAdmin'
 >;
 
 /**

@@ -51,6 +51,7 @@ export function chainConfigOf(
             spokePool: entry.contracts.spokePool,
             crossChainEntry: entry.contracts.crossChainEntry,
             lockReleaseBridge: entry.contracts.lockReleaseBridge,
+            rootBundleAdmin: entry.contracts.rootBundleAdmin,
           }
         : {}),
     },

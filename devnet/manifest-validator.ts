@@ -68,10 +68,15 @@ export const MANIFEST_VENUE_KEYS = [
   'stableSwapFactory',
 ] as const;
 /**
- * The bridges' keys, all three or none: a chain whose engine cannot run the Across SpokePool (ganache stops before
+ * The bridges' keys, all four or none: a chain whose engine cannot run the Across SpokePool (ganache stops before
  * Cancun's MCOPY) has no bridges.
  */
-export const MANIFEST_BRIDGE_KEYS = ['spokePool', 'crossChainEntry', 'lockReleaseBridge'] as const;
+export const MANIFEST_BRIDGE_KEYS = [
+  'spokePool',
+  'crossChainEntry',
+  'lockReleaseBridge',
+  'rootBundleAdmin',
+] as const;
 /** Every contract key a manifest chain may have, in file order: the venues after Uniswap's, the bridges last. */
 export const MANIFEST_CONTRACT_KEYS = [
   ...MANIFEST_BASE_CONTRACT_KEYS.slice(0, 7),

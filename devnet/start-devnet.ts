@@ -62,7 +62,11 @@ async function hasCode(handle: ChainHandle, address: string): Promise<boolean> {
  * (immutables change bytes, never the length). A world saved by an older build (an OrderExecutor with another
  * ABI) is deployed anew rather than served to a keeper that would encode calls it does not know.
  */
-async function isCurrentBuild(handle: ChainHandle, address: string, name: 'OrderExecutor' | 'SwapRouter') {
+async function isCurrentBuild(
+  handle: ChainHandle,
+  address: string,
+  name: 'OrderExecutor' | 'SwapRouter' | 'LockReleaseBridge' | 'CrossChainEntry',
+) {
   const code = await handle.provider.getCode(address);
   return code !== '0x' && code.length === loadArtifact(name).deployedBytecode.length;
 }
@@ -98,11 +102,13 @@ async function reusable(
   previous: ManifestChain | undefined,
 ): Promise<ManifestChain | undefined> {
   if (!previous) return undefined;
-  const { weth, swapRouter, orderExecutor } = previous.contracts;
+  const { weth, swapRouter, orderExecutor, lockReleaseBridge, crossChainEntry } = previous.contracts;
   const alive = await Promise.all([
     hasCode(handle, weth),
     isCurrentBuild(handle, swapRouter, 'SwapRouter'),
     isCurrentBuild(handle, orderExecutor, 'OrderExecutor'),
+    !lockReleaseBridge || isCurrentBuild(handle, lockReleaseBridge, 'LockReleaseBridge'),
+    !crossChainEntry || isCurrentBuild(handle, crossChainEntry, 'CrossChainEntry'),
   ]);
   if (!alive.every(Boolean)) return undefined;
   const venues = await routerVenues(handle, swapRouter);

@@ -63,6 +63,11 @@ contract CrossChainEntry is ReentrancyGuard {
     /// @notice Each fee is at most 1% of what the caller spends (the service's own caps: 1% protocol, 100 bps
     ///         integrator), so calldata with an inflated fee reverts instead of paying it.
     uint256 public constant MAX_FEE_BPS = 100;
+    uint256 private constant PIPS = 1_000_000;
+
+    /// @notice The service's protocol fee in pips of what the caller spends, rounded down as the quote rounds it:
+    ///         calldata paying less reverts, so no transfer leaves through this entry without our fee.
+    uint256 public immutable protocolFeePips;
 
     IAcrossSpokePool public immutable spokePool;
     LockReleaseBridge public immutable lockReleaseBridge;
@@ -82,8 +87,15 @@ contract CrossChainEntry is ReentrancyGuard {
     error BadFee();
     error ZeroAmount();
     error ZeroAddress();
+    error FeeOnTransfer();
 
-    constructor(address spokePool_, address lockReleaseBridge_, address wrappedNative_, address protocolFeeRecipient_) {
+    constructor(
+        address spokePool_,
+        address lockReleaseBridge_,
+        address wrappedNative_,
+        address protocolFeeRecipient_,
+        uint256 protocolFeePips_
+    ) {
         if (
             spokePool_ == address(0) ||
             lockReleaseBridge_ == address(0) ||
@@ -94,6 +106,8 @@ contract CrossChainEntry is ReentrancyGuard {
         lockReleaseBridge = LockReleaseBridge(payable(lockReleaseBridge_));
         wrappedNative = wrappedNative_;
         protocolFeeRecipient = protocolFeeRecipient_;
+        if (protocolFeePips_ > MAX_FEE_BPS * 100) revert BadFee();
+        protocolFeePips = protocolFeePips_;
     }
 
     /// @notice Deposits `d.inputAmount` into the SpokePool with the caller as depositor (refunds of an unfilled
@@ -145,11 +159,15 @@ contract CrossChainEntry is ReentrancyGuard {
         uint256 total = amount + fees.protocolFee + fees.integratorFee;
         if (fees.protocolFee * 10_000 > total * MAX_FEE_BPS || fees.integratorFee * 10_000 > total * MAX_FEE_BPS)
             revert BadFee();
+        if (fees.protocolFee < (total * protocolFeePips) / PIPS) revert BadFee();
         if (msg.value > 0) {
             if (token != wrappedNative || msg.value != total) revert BadValue();
             IWETH(wrappedNative).deposit{value: msg.value}();
         } else {
+            // A token that arrives short (fee on transfer, rebasing) would leave the bridge short: refused.
+            uint256 before = IERC20(token).balanceOf(address(this));
             IERC20(token).safeTransferFrom(msg.sender, address(this), total);
+            if (IERC20(token).balanceOf(address(this)) - before != total) revert FeeOnTransfer();
         }
         if (fees.protocolFee > 0) IERC20(token).safeTransfer(protocolFeeRecipient, fees.protocolFee);
         if (fees.integratorFee > 0) IERC20(token).safeTransfer(fees.integratorFeeRecipient, fees.integratorFee);

@@ -6,7 +6,13 @@ import type { ManifestChain, ManifestToken } from '../manifest';
 import { MANIFEST_VENUE_KEYS } from '../manifest-validator';
 import { ERC20_ABI } from '../world/abis';
 import { BRIDGE_SYMBOLS } from '../world/bridge-inventory';
-import { deployBridgeContracts, seedBridgeWallets, supportsBridges } from '../world/deploy-bridges';
+import {
+  deployBridgeContracts,
+  queueReleaseLimits,
+  seedBridgeWallets,
+  supportsBridges,
+} from '../world/deploy-bridges';
+import { TxQueue } from '../world/tx-queue';
 import { deployServiceContracts } from '../world/deploy-service-contracts';
 import { fundAmount, tokenSpec, worldSpec } from '../world/world-spec';
 import { fundForkAccounts, type ForkFunding } from './fund-fork-accounts';
@@ -147,6 +153,7 @@ export async function deployForked(opts: DeployForkedOptions): Promise<ManifestC
         mining: chain,
         weth: world.contracts.weth,
         bridgeAdmin: keys.bridgeAdmin.address,
+        bridgeOwner: keys.deployer.address,
         protocolFeeRecipient: keys.protocolFeeRecipient,
       })
     : undefined;
@@ -171,6 +178,18 @@ export async function deployForked(opts: DeployForkedOptions): Promise<ManifestC
       adminWraps: 0n,
       adminTransfers: carried.map((t) => ({ token: t.address, amount: t.amount })),
     });
+  if (bridges) {
+    // A fifth of the bridge's liquidity per hour is released at once; more waits the bridge's delay.
+    const owner = await TxQueue.create(chain.provider, keys.deployer.connect(chain.provider), {
+      mining: chain,
+    });
+    queueReleaseLimits(
+      owner,
+      bridges.lockReleaseBridge,
+      carried.map((t) => ({ token: t.address, limit: t.amount / 5n })),
+    );
+    await owner.flush();
+  }
   return {
     chainId: chain.chainId,
     name: opts.name,

@@ -9,6 +9,11 @@ import { tokenSpec, type WorldSpec } from './world-spec';
 export const RELAYER_INVENTORY_USD = 1_000_000n;
 /** USD value of each token the LockReleaseBridge holds for releases. */
 export const BRIDGE_LIQUIDITY_USD = 500_000n;
+/**
+ * USD value of each token the LockReleaseBridge releases at once per hour; beyond it a release waits the bridge's
+ * delay (a leaked releaser key takes at most this before the owner rotates it).
+ */
+export const BRIDGE_RELEASE_LIMIT_USD = 100_000n;
 
 const USD_MICROS = 1_000_000n;
 
@@ -23,6 +28,8 @@ export interface BridgeInventoryToken {
   relayer: bigint;
   /** Base units the LockReleaseBridge holds. */
   bridge: bigint;
+  /** Base units the LockReleaseBridge releases at once per hour. */
+  releaseLimit: bigint;
 }
 
 function unitsWorth(spec: WorldSpec, symbol: string, usd: bigint): bigint {
@@ -41,5 +48,6 @@ export function bridgeInventory(spec: WorldSpec): BridgeInventoryToken[] {
     wrapped: symbol === spec.wrapped.symbol,
     relayer: unitsWorth(spec, symbol, RELAYER_INVENTORY_USD),
     bridge: unitsWorth(spec, symbol, BRIDGE_LIQUIDITY_USD),
+    releaseLimit: unitsWorth(spec, symbol, BRIDGE_RELEASE_LIMIT_USD),
   }));
 }

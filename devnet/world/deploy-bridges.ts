@@ -1,5 +1,6 @@
 import { Interface, MaxUint256, ZeroAddress, type JsonRpcProvider, type Wallet } from 'ethers';
 import { loadArtifact } from '../../contracts-abi/artifacts';
+import { DEFAULT_PROTOCOL_FEE_PIPS } from '../../shared/domain/protocol-fee';
 import { TEST_TOKEN_ABI, WETH_ABI } from './abis';
 import { bridgeInventory } from './bridge-inventory';
 import { supportsCancun } from './cancun';
@@ -13,16 +14,36 @@ export interface BridgeContracts {
   spokePool: string;
   crossChainEntry: string;
   lockReleaseBridge: string;
+  /** Owner of the SpokePool: root bundles are proposed there by the bridge admin and relayed after a challenge. */
+  rootBundleAdmin: string;
 }
 
 export interface BridgeContractsOptions {
   /** Wrapped native token (WETH9-compatible) of the chain. */
   weth: string;
-  /** Owner of the SpokePool and releaser of the LockReleaseBridge. */
+  /** Proposer of the SpokePool's root bundles and releaser of the LockReleaseBridge (the keeper's hot key). */
   bridgeAdmin: string;
+  /**
+   * Owner of the LockReleaseBridge (rotates the releaser, sets release limits, cancels delayed releases) and of the
+   * RootBundleAdmin (rotates the proposer, disputes root bundles): the account that signs the queue's transactions,
+   * which sets the bridges up.
+   */
+  bridgeOwner: string;
   /** Receives CrossChainEntry's protocol fee. */
   protocolFeeRecipient: string;
+  /** CrossChainEntry's minimum protocol fee in pips; default DEFAULT_PROTOCOL_FEE_PIPS (the API's default). */
+  protocolFeePips?: number;
 }
+
+/** A lock waits this long for the releaser's acceptance before its depositor may take it back. */
+export const DEVNET_LOCK_TIMEOUT_SECONDS = 1800;
+/** A release beyond a token's hourly limit waits this long, for the owner to cancel it. */
+export const DEVNET_RELEASE_DELAY_SECONDS = 600;
+/**
+ * A proposed root bundle waits this long for a dispute before it reaches the SpokePool. None on the devnet: its
+ * chains mine on demand, and refunds and repayments come at once; a live chain's deployment sets hours.
+ */
+export const DEVNET_ROOT_BUNDLE_LIVENESS_SECONDS = 0;
 
 /** Quote timestamps may be this old at deposit time (Across's production value). */
 export const DEPOSIT_QUOTE_TIME_BUFFER = 3600;
@@ -49,9 +70,10 @@ export function supportsBridges(provider: JsonRpcProvider): Promise<boolean> {
 
 /**
  * Queues the intent bridge and the lock-and-release bridge on the queue's chain: the Across Ethereum_SpokePool
- * implementation (no V5 gateway) behind an ERC1967Proxy initialized in its constructor, ownership handed to the
- * bridge admin (the SpokePool's admin functions are onlyOwner there), our LockReleaseBridge released by the admin,
- * and our CrossChainEntry in front of both.
+ * implementation (no V5 gateway) behind an ERC1967Proxy initialized in its constructor, ownership handed to our
+ * RootBundleAdmin (the SpokePool's admin functions are onlyOwner there; the bridge admin proposes root bundles to
+ * it), our LockReleaseBridge owned by the bridge owner and released by the bridge admin, and our CrossChainEntry in
+ * front of both (the bridge's fee taker).
  */
 export function queueBridgeContracts(queue: TxQueue, opts: BridgeContractsOptions): BridgeContracts {
   const spokeArtifact = loadNpmArtifact('Ethereum_SpokePool');
@@ -70,34 +92,86 @@ export function queueBridgeContracts(queue: TxQueue, opts: BridgeContractsOption
     [implementation, initialize],
     PROXY_GAS,
   );
+  // The SpokePool's admin is a contract, not a key: the bridge admin only proposes root bundles there, the owner
+  // can dispute them and keeps the pool's other admin functions.
+  const rootBundleAdmin = queue.deploy('RootBundleAdmin', loadArtifact('RootBundleAdmin'), [
+    opts.bridgeOwner,
+    spokePool,
+    opts.bridgeAdmin,
+    DEVNET_ROOT_BUNDLE_LIVENESS_SECONDS,
+  ]);
   queue.call(
-    'SpokePool.transferOwnership(bridgeAdmin)',
+    'SpokePool.transferOwnership(RootBundleAdmin)',
     spokePool,
     spokeArtifact.abi,
     'transferOwnership',
-    [opts.bridgeAdmin],
+    [rootBundleAdmin],
     OWNERSHIP_GAS,
   );
-  const lockReleaseBridge = queue.deploy('LockReleaseBridge', loadArtifact('LockReleaseBridge'), [
+  const bridgeArtifact = loadArtifact('LockReleaseBridge');
+  const lockReleaseBridge = queue.deploy('LockReleaseBridge', bridgeArtifact, [
+    opts.bridgeOwner,
     opts.bridgeAdmin,
     opts.weth,
+    DEVNET_LOCK_TIMEOUT_SECONDS,
+    DEVNET_RELEASE_DELAY_SECONDS,
   ]);
   const crossChainEntry = queue.deploy('CrossChainEntry', loadArtifact('CrossChainEntry'), [
     spokePool,
     lockReleaseBridge,
     opts.weth,
     opts.protocolFeeRecipient,
+    opts.protocolFeePips ?? DEFAULT_PROTOCOL_FEE_PIPS,
   ]);
-  return { spokePool, crossChainEntry, lockReleaseBridge };
+  // Only locks made through the entry paid the service's fees; the keeper releases no other lock of a stranger.
+  queue.call(
+    'LockReleaseBridge.setFeeTaker(CrossChainEntry)',
+    lockReleaseBridge,
+    bridgeArtifact.abi,
+    'setFeeTaker',
+    [crossChainEntry],
+    OWNERSHIP_GAS,
+  );
+  return { spokePool, crossChainEntry, lockReleaseBridge, rootBundleAdmin };
 }
 
-/** Mints the TestTokens of the bridge inventory to the relayer and the LockReleaseBridge (the wrapped native aside). */
+/** Sets each token's hourly release limit on the LockReleaseBridge (the queue's signer owns it). */
+export function queueReleaseLimits(
+  queue: TxQueue,
+  lockReleaseBridge: string,
+  limits: ReadonlyArray<{ token: string; limit: bigint }>,
+): void {
+  const bridgeAbi = loadArtifact('LockReleaseBridge').abi;
+  for (const { token, limit } of limits) {
+    queue.call(
+      `LockReleaseBridge.setReleaseLimit(${token})`,
+      lockReleaseBridge,
+      bridgeAbi,
+      'setReleaseLimit',
+      [token, limit],
+      OWNERSHIP_GAS,
+    );
+  }
+}
+
+/**
+ * Mints the TestTokens of the bridge inventory to the relayer and the LockReleaseBridge (the wrapped native aside),
+ * and sets each inventory token's hourly release limit on the bridge (the queue's signer owns it).
+ */
 export function queueBridgeTokenSupply(
   queue: TxQueue,
   spec: WorldSpec,
   addressOf: (symbol: string) => string,
-  to: { relayer: string; lockReleaseBridge: string },
+  to: { relayer: string; lockReleaseBridge: string; weth: string },
 ): void {
+  queueReleaseLimits(
+    queue,
+    to.lockReleaseBridge,
+    bridgeInventory(spec).map((token) => ({
+      token: token.wrapped ? to.weth : addressOf(token.symbol),
+      limit: token.releaseLimit,
+    })),
+  );
   for (const token of bridgeInventory(spec).filter((t) => !t.wrapped)) {
     queue.call(
       `${token.symbol}.mint(relayer)`,
@@ -228,11 +302,13 @@ export async function addBridgesToWorld(opts: AddBridgesOptions): Promise<Bridge
   const contracts = queueBridgeContracts(queue, {
     weth: opts.weth,
     bridgeAdmin: opts.bridgeAdmin.address,
+    bridgeOwner: opts.deployer.address,
     protocolFeeRecipient: opts.protocolFeeRecipient,
   });
   queueBridgeTokenSupply(queue, opts.spec, opts.addressOf, {
     relayer: opts.relayer.address,
     lockReleaseBridge: contracts.lockReleaseBridge,
+    weth: opts.weth,
   });
   await queue.flush();
   await seedBridgeWallets(worldBridgeSeeding(opts, contracts));

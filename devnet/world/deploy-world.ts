@@ -140,13 +140,19 @@ export async function deployWorld(opts: DeployWorldOptions): Promise<DeployedWor
     executors: opts.executors,
   });
   const bridges = cancun
-    ? queueBridgeContracts(queue, { weth, bridgeAdmin: bridgeAdmin.address, protocolFeeRecipient })
+    ? queueBridgeContracts(queue, {
+        weth,
+        bridgeAdmin: bridgeAdmin.address,
+        bridgeOwner: opts.deployer.address,
+        protocolFeeRecipient,
+      })
     : undefined;
   queueFunding(queue, spec, addressOf, opts.fund);
   if (bridges) {
     queueBridgeTokenSupply(queue, spec, addressOf, {
       relayer: relayer.address,
       lockReleaseBridge: bridges.lockReleaseBridge,
+      weth,
     });
   }
   await queue.flush();
