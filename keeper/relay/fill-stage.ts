@@ -6,7 +6,9 @@ import type { ChainClient } from '../../shared/chain/chain-client';
 import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { Transfer } from '../../shared/store/repositories/transfers-repository';
 import type { TickStage } from '../chain-keeper';
+import type { RelayHoldReason } from '../keeper-metrics';
 import { isOutageError } from '../watch/chain-availability';
+import type { CapReason, FillCaps } from './fill-caps';
 import type { FillValuation } from './fill-valuation';
 import { followTransferTx } from './recorded-tx';
 import { clientOf, eachOnItsOwn, retryDelayMs, TickMemo, type RelayContext } from './relay-context';
@@ -20,6 +22,8 @@ export interface FillStageDeps extends RelayContext {
   /** The relayer's wallet on this chain; it holds the inventory and is repaid on the origin. */
   sender: RelaySender;
   valuation: FillValuation;
+  /** The relayer's limits per fill, per token and hour, and its floor per chain. */
+  caps: Pick<FillCaps, 'check'>;
   /** Origin blocks a deposit needs, its own block included (the keeper's convention for confirmations). */
   confirmations: number;
   minProfitBps: number;
@@ -29,10 +33,13 @@ export interface FillStageDeps extends RelayContext {
   maxChecksPerTick?: number;
 }
 
-/** What the checks decided for a waiting transfer. */
+/**
+ * What the checks decided for a waiting transfer. A postponement `held` by a price check or a cap is counted and
+ * logged as a warning with its figures: it is the relayer refusing a payout, not a transfer not ready yet.
+ */
 type Verdict =
   | { kind: 'fill' }
-  | { kind: 'postpone'; ms: number; reason: string }
+  | { kind: 'postpone'; ms: number; reason: string; held?: RelayHoldReason; figures?: Record<string, string> }
   | { kind: 'reorged' }
   | { kind: 'filled' };
 
@@ -44,15 +51,25 @@ const SWEEP_MS = 5_000;
 const FILL_SEARCH_BLOCKS = 50_000;
 /** Blocks of the destination when each transfer was first looked at, for the latency metric (bounded). */
 const FIRST_SEEN_LIMIT = 10_000;
+/** A pool pumped for a few blocks is arbitraged back or its pump enters the average: looked at again soon. */
+const PRICE_HOLD_MS = 30_000;
+/** How long a capped fill waits: one over the per-fill cap waits for the operator, the others for the hour. */
+const CAP_HOLD_MS: Readonly<Record<CapReason, number>> = {
+  max_fill: 600_000,
+  max_hourly: 60_000,
+  inventory_floor: 60_000,
+};
 
 /**
  * The intent bridge's relayer on one destination chain: fills deposits from its own inventory with `fillRelay`,
  * repaid on the origin to itself. A deposit is filled only when its origin block has the confirmations and is still
  * canonical (its receipt is in the recorded block), it is before its fill deadline on this chain's clock, no other
- * relayer holds it exclusively, it is Unfilled here, the relayer holds the output and the fill pays at least the
- * configured profit. The transfer is claimed under this keeper's lease first (keepers sharing the store never both
- * fill it), the signed fill is stored before its broadcast, and its receipt decides: success → filled; revert → filled
- * by another relayer, or retried with back-off until the deadline (then refunded by the settlement).
+ * relayer holds it exclusively, it is Unfilled here, the relayer holds the output, the input's spot value is within
+ * RELAYER_MAX_PRICE_DEVIATION_BPS of its reference (oracle) value, the fill pays at least the configured profit at
+ * the lower of the two, and the caps (per fill, per token and hour, the chain's inventory floor) allow it. The
+ * transfer is claimed under this keeper's lease first (keepers sharing the store never both fill it), the signed
+ * fill is stored before its broadcast, and its receipt decides: success → filled; revert → filled by another
+ * relayer, or retried with back-off until the deadline (then refunded by the settlement).
  */
 export class FillStage implements TickStage {
   readonly name = 'relay_fill' as const;
@@ -207,7 +224,21 @@ export class FillStage implements TickStage {
     switch (verdict.kind) {
       case 'postpone':
         await deps.transfers.postpone(t.id, now + verdict.ms, verdict.reason, now);
-        deps.log.debug({ transferId: t.id, reason: verdict.reason, ms: verdict.ms }, 'fill postponed');
+        if (verdict.held) {
+          deps.metrics.relayFillHeld(deps.chainId, 'intent', verdict.held);
+          deps.log.warn(
+            {
+              transferId: t.id,
+              originChainId: t.originChainId,
+              depositId: t.depositId,
+              held: verdict.held,
+              reason: verdict.reason,
+              ...verdict.figures,
+              ms: verdict.ms,
+            },
+            'fill held back',
+          );
+        } else deps.log.debug({ transferId: t.id, reason: verdict.reason, ms: verdict.ms }, 'fill postponed');
         return;
       case 'reorged':
         if (await deps.transfers.markReorged(t.id, now)) {
@@ -270,16 +301,67 @@ export class FillStage implements TickStage {
       outputToken,
     );
     if (!tokens) return { kind: 'postpone', ms: 600_000, reason: 'token not listed' };
-    const value = deps.valuation.value(
+    const valued = await deps.valuation.value(
       tokens.input,
       t.inputAmount,
       tokens.output,
       t.outputAmount,
       FILL_GAS * (await gasPrice()),
     );
-    if (!value) return { kind: 'postpone', ms: 5_000, reason: 'no price for the fill now' };
+    switch (valued.kind) {
+      case 'no-spot-price':
+        return { kind: 'postpone', ms: 5_000, reason: 'no price for the fill now' };
+      case 'no-reference-price':
+        return {
+          kind: 'postpone',
+          ms: PRICE_HOLD_MS,
+          reason: 'no reference price for the fill',
+          held: 'no_reference_price',
+        };
+      case 'price-deviation':
+        return {
+          kind: 'postpone',
+          ms: PRICE_HOLD_MS,
+          reason: `price deviation: the input is worth ${valued.spotInOutput} at spot and ${valued.referenceInOutput} at the reference prices (${valued.deviationBps} bps apart)`,
+          held: 'price_deviation',
+          figures: {
+            spotInOutput: valued.spotInOutput.toString(),
+            referenceInOutput: valued.referenceInOutput.toString(),
+            outputAmount: t.outputAmount.toString(),
+            deviationBps: String(valued.deviationBps),
+          },
+        };
+      case 'value':
+        break;
+    }
+    const { value } = valued;
     if (value.profitBps < deps.minProfitBps)
       return { kind: 'postpone', ms: 30_000, reason: `unprofitable: ${value.profitBps} bps` };
+    const usdValue = await deps.valuation.usdValue(tokens.output, t.outputAmount);
+    if (usdValue === undefined) {
+      return {
+        kind: 'postpone',
+        ms: PRICE_HOLD_MS,
+        reason: 'no USD value of the output for the caps',
+        held: 'no_reference_price',
+      };
+    }
+    const hold = await deps.caps.check({
+      destinationChainId: deps.chainId,
+      token: tokens.output,
+      amount: t.outputAmount,
+      usdValue,
+      balance: inventory.get(key)!,
+    });
+    if (hold) {
+      return {
+        kind: 'postpone',
+        ms: CAP_HOLD_MS[hold.reason],
+        reason: `${hold.reason}: ${hold.message}`,
+        held: hold.reason,
+        figures: { usdMicros: usdValue.toString(), outputAmount: t.outputAmount.toString() },
+      };
+    }
     if (!(await this.approved(outputToken, t.outputAmount)))
       return { kind: 'postpone', ms: 2_000, reason: 'approving the SpokePool' };
     return { kind: 'fill' };

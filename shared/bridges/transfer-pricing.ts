@@ -91,8 +91,11 @@ export class TransferPricing {
     return Number(formatUnits(amount, token.decimals)) * price;
   }
 
-  /** The chain's first listed USD stable in the order prices are read against (USDC, USDT, DAI). */
-  private referenceStable(chainId: number): PriceListToken | undefined {
+  /**
+   * The chain's first listed USD stable in the order prices are read against (USDC, USDT, DAI): the dollar every
+   * transfer is carried over as, by the spot conversion here and by the relayer's reference prices alike.
+   */
+  referenceStable(chainId: number): PriceListToken | undefined {
     const listed = this.deps.tokensOf(chainId);
     for (const symbol of USD_STABLES) {
       const stable = listed.find((t) => t.symbol.toUpperCase() === symbol);

@@ -27,6 +27,7 @@ const ofArtifact = (name: ContractName): (() => Interface) =>
 
 export const orderExecutorInterface = ofArtifact('OrderExecutor');
 export const swapRouterInterface = ofArtifact('SwapRouter');
+export const priceOracleInterface = ofArtifact('PriceOracle');
 export const erc20Interface = once(() => new Interface(ERC20_ABI));
 /**
  * OpenZeppelin v5's ERC-20 custom errors (ERC20InsufficientBalance, ERC20InsufficientAllowance, …), as our

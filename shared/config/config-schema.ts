@@ -31,6 +31,11 @@ export interface ChainContracts {
   crossChainEntry?: string;
   /** Our LockReleaseBridge (the slower, cheaper bridge); absent: the chain takes no lock-and-release transfers. */
   lockReleaseBridge?: string;
+  /**
+   * Our RootBundleAdmin, the SpokePool's owner: the keeper proposes root bundles there, relayed after its challenge
+   * period. Absent: root bundles are relayed to the SpokePool straight (its owner is then the bridge admin key).
+   */
+  rootBundleAdmin?: string;
 }
 
 /** One enabled chain. Everything the api needs to describe and reach it. */
@@ -61,6 +66,11 @@ export interface ChainConfig {
    * blocks and reports its feed stalled when they stop. Absent: blocks come with transactions (instant mining).
    */
   blockTimeSeconds?: number;
+  /**
+   * The least USD value of each token the relayer keeps on this chain: a fill that would leave less waits
+   * (default RELAYER_INVENTORY_FLOOR_USD).
+   */
+  relayerInventoryFloorUsd?: number;
 }
 
 /** When a chain's pool state (and what is derived from it: quotes, swaps, reference prices) is too old to serve. */
@@ -140,6 +150,17 @@ export interface CrossChainConfig {
   relayerFeeBps: number;
   /** The least profit, in basis points of the value, at which the relayer still fills (negative: a loss it accepts). */
   relayerMinProfitBps: number;
+  /**
+   * The widest a fill's input, valued at the pools' latest state, may stray from its value at the reference prices
+   * (the chains' PriceOracles), in basis points of the latter; further, the fill waits (a pumped pool).
+   */
+  relayerMaxPriceDeviationBps: number;
+  /** The most USD one fill pays out. */
+  relayerMaxFillUsd: number;
+  /** The most USD the fills pay out of one token on one destination chain in an hour. */
+  relayerMaxHourlyUsd: number;
+  /** The least USD value of each token the relayer keeps on a chain (a chain entry may set its own). */
+  relayerInventoryFloorUsd: number;
   /** Origin blocks, the deposit's own counted, before the relayer fills it. */
   intentConfirmations: number;
   /** The lock-and-release bridge's fee, in basis points. */
@@ -217,6 +238,7 @@ const chainSchema: JSONSchemaType<ChainConfig> = {
     staleAfterSeconds: { type: 'integer', minimum: 1, maximum: 86400, nullable: true },
     staleAfterBlocks: { type: 'integer', minimum: 1, maximum: 100000, nullable: true },
     blockTimeSeconds: { type: 'number', exclusiveMinimum: 0, maximum: 3600, nullable: true },
+    relayerInventoryFloorUsd: { type: 'number', minimum: 0, nullable: true },
     contracts: {
       type: 'object',
       nullable: true,
@@ -245,6 +267,7 @@ const chainSchema: JSONSchemaType<ChainConfig> = {
         spokePool: { type: 'string', pattern: ADDRESS, nullable: true },
         crossChainEntry: { type: 'string', pattern: ADDRESS, nullable: true },
         lockReleaseBridge: { type: 'string', pattern: ADDRESS, nullable: true },
+        rootBundleAdmin: { type: 'string', pattern: ADDRESS, nullable: true },
       },
     },
   },
@@ -311,6 +334,10 @@ const crossChainSchema: JSONSchemaType<CrossChainConfig> = {
     'exclusivitySeconds',
     'relayerFeeBps',
     'relayerMinProfitBps',
+    'relayerMaxPriceDeviationBps',
+    'relayerMaxFillUsd',
+    'relayerMaxHourlyUsd',
+    'relayerInventoryFloorUsd',
     'intentConfirmations',
     'lockReleaseFeeBps',
     'lockReleaseConfirmations',
@@ -322,6 +349,10 @@ const crossChainSchema: JSONSchemaType<CrossChainConfig> = {
     exclusivitySeconds: { type: 'integer', minimum: 0, maximum: 3600 },
     relayerFeeBps: { type: 'integer', minimum: 0, maximum: 1000 },
     relayerMinProfitBps: { type: 'integer', minimum: -1000, maximum: 1000 },
+    relayerMaxPriceDeviationBps: { type: 'integer', minimum: 1, maximum: 5000 },
+    relayerMaxFillUsd: { type: 'number', exclusiveMinimum: 0 },
+    relayerMaxHourlyUsd: { type: 'number', exclusiveMinimum: 0 },
+    relayerInventoryFloorUsd: { type: 'number', minimum: 0 },
     intentConfirmations: { type: 'integer', minimum: 0, maximum: 100 },
     lockReleaseFeeBps: { type: 'integer', minimum: 0, maximum: 1000 },
     lockReleaseConfirmations: { type: 'integer', minimum: 0, maximum: 100 },

@@ -80,3 +80,41 @@ describe('configuration errors', () => {
     expect(() => checkEnvironment({ CHAINS_FILE: '/nonexistent.json' })).not.toThrow();
   });
 });
+
+describe("the relayer's valuation and caps", () => {
+  const chain = {
+    chainId: 1,
+    name: 'Ethereum',
+    rpcUrls: [],
+    nativeSymbol: 'ETH',
+    nativeDecimals: 18,
+    wrappedNative: `0x${'1'.repeat(40)}`,
+    crossChainSource: true,
+  };
+
+  it('default to a 200 bps bound, 250,000 USD a fill, 1,000,000 USD a token an hour and no floor', () => {
+    expect(loadConfig({ CHAINS_FILE }).crossChain).toMatchObject({
+      relayerMaxPriceDeviationBps: 200,
+      relayerMaxFillUsd: 250_000,
+      relayerMaxHourlyUsd: 1_000_000,
+      relayerInventoryFloorUsd: 0,
+    });
+  });
+
+  it('are named when out of range', () => {
+    expect(problem({ RELAYER_MAX_FILL_USD: '0', RELAYER_MAX_PRICE_DEVIATION_BPS: '0' })).toBe(
+      'Invalid configuration: RELAYER_MAX_PRICE_DEVIATION_BPS="0" must be >= 1; RELAYER_MAX_FILL_USD="0" must be > 0',
+    );
+    expect(problem({ RELAYER_INVENTORY_FLOOR_USD: '-1' })).toBe(
+      'Invalid configuration: RELAYER_INVENTORY_FLOOR_USD="-1" must be >= 0',
+    );
+  });
+
+  it("take a chain entry's own inventory floor", () => {
+    const config = loadConfig({ CHAINS_FILE }, { chains: [{ ...chain, relayerInventoryFloorUsd: 5_000 }] });
+    expect(config.chains[0]!.relayerInventoryFloorUsd).toBe(5_000);
+    expect(() =>
+      loadConfig({ CHAINS_FILE }, { chains: [{ ...chain, relayerInventoryFloorUsd: -1 }] }),
+    ).toThrow('Invalid configuration: CHAINS_FILE chains[0].relayerInventoryFloorUsd must be >= 0');
+  });
+});
