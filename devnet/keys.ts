@@ -29,7 +29,10 @@ export interface DevnetKeys {
   protocolFeeRecipient: string;
   /** The intent bridge's relayer: holds the fill inventory on every chain and approves the SpokePools for it. */
   relayer: Wallet;
-  /** Owner of the SpokePools (root bundles for repayments and refunds) and the LockReleaseBridges' releaser. */
+  /**
+   * The keeper's bridge key: proposer of the SpokePools' root bundles (to each chain's RootBundleAdmin) and the
+   * LockReleaseBridges' releaser. The deployer owns both contracts (rotates this key, cancels, disputes).
+   */
   bridgeAdmin: Wallet;
 }
 

@@ -163,9 +163,11 @@ async function withBridges(
 }
 
 async function deployFresh(handle: ChainHandle, keys: DevnetKeys): Promise<ManifestChain> {
-  // A world deployed over an older one (whose SwapRouter predates the venues) spent the genesis coins once already.
-  if ((await handle.provider.getBalance(keys.deployer.address)) < GENESIS_BALANCE_WEI)
-    await handle.setBalance(keys.deployer.address, GENESIS_BALANCE_WEI);
+  // A world deployed over an older one spent the genesis coins of the deployer and the bridge wallets once already.
+  for (const wallet of [keys.deployer, keys.relayer, keys.bridgeAdmin]) {
+    if ((await handle.provider.getBalance(wallet.address)) < GENESIS_BALANCE_WEI)
+      await handle.setBalance(wallet.address, GENESIS_BALANCE_WEI);
+  }
   const world = await deployWorld({
     provider: handle.provider,
     mining: handle,
@@ -198,6 +200,20 @@ function chainLabel(chainId: number): string {
 }
 
 /**
+ * The manifest an earlier start wrote, when it is one this build reads; one written by an older build (another set
+ * of contracts) is left behind and its chains' worlds deployed anew over their saved state.
+ */
+function previousManifest(dataDir: string, log: Logger): DevnetManifest | undefined {
+  if (!existsSync(path.join(dataDir, MANIFEST_FILE))) return undefined;
+  try {
+    return readManifest(dataDir);
+  } catch (err) {
+    log.warn({ err }, 'the saved devnet manifest is from another build: deploying the worlds anew');
+    return undefined;
+  }
+}
+
+/**
  * Starts the configured chains side by side (state persisted in DATA_DIR/devnet), deploys each chain's world on
  * its first start and reuses it afterwards, and writes DATA_DIR/devnet.json and the chains' token lists.
  */
@@ -207,9 +223,7 @@ export async function startDevnet(
   progress: DevnetProgress = () => undefined,
 ): Promise<RunningDevnet> {
   const keys = devnetKeys(config.executorCount);
-  const previous = existsSync(path.join(config.dataDir, MANIFEST_FILE))
-    ? readManifest(config.dataDir)
-    : undefined;
+  const previous = previousManifest(config.dataDir, log);
   const handles: ChainHandle[] = [];
   const stop = async (): Promise<void> => {
     await Promise.all(handles.map((h) => h.stop()));

@@ -58,10 +58,34 @@ export type RelayProvider = (typeof RELAY_PROVIDERS)[number];
 /**
  * How one of the relayer's fills (or one of the bridge admin's releases) ended: `filled` (its receipt succeeded),
  * `filled_by_other` (another relayer filled the deposit first), `reverted` (retried later), `dropped` (its nonce
- * went to another transaction; retried), `not_sent` (the simulation or the broadcast failed; retried).
+ * went to another transaction; retried), `not_sent` (the simulation or the broadcast failed; retried); for locks also
+ * `queued` (the release waits the bridge's delay, past the token's hourly limit) and `refunded` (paid back to its
+ * depositor on the origin: a lock the keeper would not release).
  */
-export const RELAY_OUTCOMES = ['filled', 'filled_by_other', 'reverted', 'dropped', 'not_sent'] as const;
+export const RELAY_OUTCOMES = [
+  'filled',
+  'filled_by_other',
+  'reverted',
+  'dropped',
+  'not_sent',
+  'queued',
+  'refunded',
+] as const;
 export type RelayOutcome = (typeof RELAY_OUTCOMES)[number];
+
+/**
+ * Why the relayer held back a fill it could otherwise send (retried later): the input's spot value strays from its
+ * reference value (`price_deviation`), the oracle has no price for it (`no_reference_price`), or a cap holds
+ * (`max_fill` per fill, `max_hourly` per token and chain, `inventory_floor` on the chain).
+ */
+export const RELAY_HOLD_REASONS = [
+  'price_deviation',
+  'no_reference_price',
+  'max_fill',
+  'max_hourly',
+  'inventory_floor',
+] as const;
+export type RelayHoldReason = (typeof RELAY_HOLD_REASONS)[number];
 
 /** What a root bundle leaf paid on the origin: the relayer's repayment for a fill, or a depositor's refund. */
 export const SETTLEMENT_KINDS = ['repayment', 'refund'] as const;
@@ -400,6 +424,12 @@ export class KeeperMetrics {
     labelNames: ['chain_id', 'provider', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly relayFillsHeldTotal = new Counter({
+    name: 'tas_keeper_relay_fills_held_total',
+    help: 'Checks that held back a fill (or a release) the relayer would otherwise send, by destination chain, provider and reason (price_deviation, no_reference_price, max_fill, max_hourly, inventory_floor); the transfer is looked at again later',
+    labelNames: ['chain_id', 'provider', 'reason'] as const,
+    registers: [this.registry],
+  });
   readonly relayFillLatencyBlocks = new Histogram({
     name: 'tas_keeper_relay_fill_latency_blocks',
     help: 'Destination blocks from the head when the deposit was first seen to the block of its fill, per transfer, by destination chain and provider',
@@ -507,6 +537,8 @@ export class KeeperMetrics {
       this.relayFillLatencyBlocks.zero({ chain_id, provider });
       this.relayFillLatencySeconds.zero({ chain_id, provider });
       for (const outcome of RELAY_OUTCOMES) this.relayFillsTotal.inc({ chain_id, provider, outcome }, 0);
+      for (const reason of RELAY_HOLD_REASONS)
+        this.relayFillsHeldTotal.inc({ chain_id, provider, reason }, 0);
     }
     for (const kind of SETTLEMENT_KINDS) this.relaySettlementsTotal.inc({ chain_id, kind }, 0);
     for (const event of BUNDLE_EVENTS) this.relayBundlesTotal.inc({ chain_id, event }, 0);
@@ -718,6 +750,11 @@ export class KeeperMetrics {
 
   relayFill(chainId: number, provider: RelayProvider, outcome: RelayOutcome): void {
     this.relayFillsTotal.inc({ chain_id: String(chainId), provider, outcome });
+  }
+
+  /** A check held back a fill or a release (the transfer waits for a later look). */
+  relayFillHeld(chainId: number, provider: RelayProvider, reason: RelayHoldReason): void {
+    this.relayFillsHeldTotal.inc({ chain_id: String(chainId), provider, reason });
   }
 
   /** One transfer's latency from its origin deposit to its destination fill or release. */

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as initial from './20261121000001_initial';
 import * as keeper from './20261122000001_keeper';
 import * as crossChain from './20261124000001_cross_chain';
+import * as transferOriginContract from './20261127000001_transfer_origin_contract';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -13,4 +14,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261121000001_initial', initial],
   ['20261122000001_keeper', keeper],
   ['20261124000001_cross_chain', crossChain],
+  ['20261127000001_transfer_origin_contract', transferOriginContract],
 ];

@@ -10,10 +10,12 @@ import type { KeeperMetrics } from '../keeper-metrics';
 import { ExecutorWallet } from '../submit/executor-wallet';
 import { FeePolicy } from '../submit/fee-policy';
 import { DepositIndexStage, type IndexedContract } from './deposit-index-stage';
+import { FillCaps } from './fill-caps';
 import { FillStage } from './fill-stage';
 import { FillValuation } from './fill-valuation';
 import { InventoryBook, type Watermarks } from './inventory-book';
 import { InventoryStage } from './inventory-stage';
+import { ReferencePrices } from './reference-prices';
 import type { RelayClients, RelayContext } from './relay-context';
 import { RelaySender } from './relay-sender';
 import { ReleaseStage } from './release-stage';
@@ -59,12 +61,36 @@ export class RelayStages {
   private readonly admin: Wallet | undefined;
   private readonly book = new InventoryBook();
   private readonly valuation: FillValuation;
+  /** One per keeper process: the hourly cap is read from the store, so keepers sharing it share the cap. */
+  private readonly caps: FillCaps;
   private readonly senders = new Map<string, RelaySender>();
 
   constructor(private readonly w: RelayWiring) {
     this.relayer = walletOf(w.keeper.relayerPrivateKey, 'relayer');
     this.admin = walletOf(w.keeper.bridgeAdminPrivateKey, 'bridge admin');
-    this.valuation = new FillValuation(w.pricing, (chainId, address) => w.prices.token(chainId, address));
+    const chainOf = (chainId: number) => w.chains.find((c) => c.chainId === chainId);
+    const reference = new ReferencePrices({
+      clients: w.clients,
+      orderExecutorOf: (chainId) => chainOf(chainId)?.contracts?.orderExecutor,
+      pricing: w.pricing,
+      now: w.now,
+    });
+    this.valuation = new FillValuation(
+      w.pricing,
+      (chainId, address) => w.prices.token(chainId, address),
+      reference,
+      { maxDeviationBps: w.crossChain.relayerMaxPriceDeviationBps },
+    );
+    this.caps = new FillCaps({
+      transfers: w.store.transfers,
+      limits: {
+        maxFillUsd: w.crossChain.relayerMaxFillUsd,
+        maxHourlyUsd: w.crossChain.relayerMaxHourlyUsd,
+        inventoryFloorUsd: (chainId) =>
+          chainOf(chainId)?.relayerInventoryFloorUsd ?? w.crossChain.relayerInventoryFloorUsd,
+      },
+      now: w.now,
+    });
   }
 
   /** The relayer's address, when a relayer key is configured. */
@@ -102,6 +128,7 @@ export class RelayStages {
           spokePool,
           sender: this.sender(chain, client, this.relayer),
           valuation: this.valuation,
+          caps: this.caps,
           confirmations: w.crossChain.intentConfirmations,
           minProfitBps: w.crossChain.relayerMinProfitBps,
         }),
@@ -114,7 +141,10 @@ export class RelayStages {
           client,
           bridge,
           sender: this.sender(chain, client, this.admin),
+          originSender: (chainId) => this.adminSenderOn(chainId),
           valuation: this.valuation,
+          caps: this.caps,
+          relayer: this.relayer?.address,
           confirmations: w.crossChain.lockReleaseConfirmations,
         }),
       );
@@ -125,6 +155,7 @@ export class RelayStages {
           ...ctx,
           client,
           spokePool,
+          rootBundleAdmin: chain.contracts?.rootBundleAdmin,
           sender: this.sender(chain, client, this.admin),
           relayer: this.relayer.address,
           spokePoolOf: (chainId) => w.chains.find((c) => c.chainId === chainId)?.contracts?.spokePool,
@@ -144,14 +175,21 @@ export class RelayStages {
           pricing: w.pricing,
           book: this.book,
           bridge: this.admin ? bridge : undefined,
-          hasBridge: (chainId) =>
-            Boolean(w.chains.find((c) => c.chainId === chainId)?.contracts?.lockReleaseBridge),
+          bridgeOf: (chainId) => w.chains.find((c) => c.chainId === chainId)?.contracts?.lockReleaseBridge,
           tokenOf: (chainId, asset) => this.tokenOfAsset(chainId, asset),
           watermarks: DEFAULT_WATERMARKS,
         }),
       );
     }
     return stages;
+  }
+
+  /** The bridge admin's sender on another chain (it accepts and refunds the locks made there). */
+  private adminSenderOn(chainId: number): RelaySender | undefined {
+    const chain = this.w.chains.find((c) => c.chainId === chainId);
+    const client = this.w.clients.find(chainId);
+    if (!chain || !client || !this.admin) return undefined;
+    return this.sender(chain, client, this.admin);
   }
 
   private tokenOfAsset(chainId: number, asset: string): PriceListToken | undefined {

@@ -83,7 +83,8 @@ function fromLock(e: LockedEvent, originChainId: number): NewTransfer {
     outputAmount: e.outputAmount,
     message: null,
     quoteTimestamp: null,
-    fillDeadline: null,
+    // The lock's refund deadline: past it, unaccepted, its depositor may take it back on the origin.
+    fillDeadline: e.deadline,
     exclusivityDeadline: null,
     relayHash: null,
     originContract: e.bridge,

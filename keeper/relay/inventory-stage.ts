@@ -1,5 +1,5 @@
 import { MaxUint256 } from 'ethers';
-import { erc20Allowance, erc20Balance } from '../../shared/bridges/chain-reads';
+import { erc20Allowance, erc20Balance, readView } from '../../shared/bridges/chain-reads';
 import { lockReleaseBridgeInterface } from '../../shared/bridges/contracts';
 import type { TransferToken } from '../../shared/bridges/cross-chain-provider';
 import { rescale, type TransferPricing } from '../../shared/bridges/transfer-pricing';
@@ -9,7 +9,7 @@ import type { PriceListToken } from '../../shared/routing/prices/usd-prices';
 import type { TickStage } from '../chain-keeper';
 import type { InventoryBook, RebalanceMove, Watermarks } from './inventory-book';
 import { followRecorded } from './recorded-tx';
-import type { RelayContext } from './relay-context';
+import { clientOf, type RelayContext } from './relay-context';
 import type { RelaySender } from './relay-sender';
 
 /** The symbols the relayer keeps inventory of, beside the chain's wrapped native. */
@@ -27,8 +27,8 @@ export interface InventoryStageDeps extends RelayContext {
   book: InventoryBook;
   /** This chain's LockReleaseBridge; absent: nothing is rebalanced from here. */
   bridge?: string;
-  /** Whether another chain takes lock-and-release transfers (has a bridge the keeper releases on). */
-  hasBridge(chainId: number): boolean;
+  /** Another chain's LockReleaseBridge (the keeper releases there); undefined: no lock-and-release there. */
+  bridgeOf(chainId: number): string | undefined;
   /** The listed token of an asset on another chain, for the lock's output. */
   tokenOf(chainId: number, asset: string): PriceListToken | undefined;
   watermarks: Watermarks;
@@ -110,14 +110,27 @@ export class InventoryStage implements TickStage {
     const { deps } = this;
     const to = move.to.chainId;
     const key = `${move.asset}:${to}`;
-    if ((this.cooldown.get(key) ?? 0) > now || !deps.hasBridge(to)) return false;
+    const destinationBridge = deps.bridgeOf(to);
+    if ((this.cooldown.get(key) ?? 0) > now || !destinationBridge) return false;
     const output = deps.tokenOf(to, move.asset);
     if (!output) return false;
+    // A move past what the destination bridge releases at once this hour would wait its delay: it is cut to fit.
+    const limit = await readView<bigint>(
+      clientOf(deps.clients, to),
+      lockReleaseBridgeInterface(),
+      destinationBridge,
+      'releasableNow',
+      [output.address],
+    );
+    const wanted = rescale(move.units, move.from.decimals, output.decimals);
+    const outputUnits = wanted < limit ? wanted : limit;
+    const units = rescale(outputUnits, output.decimals, move.from.decimals);
+    if (units === 0n) return false;
     const onItsWay = await deps.transfers.listOpenTo('lock-release', to, deps.sender.address);
     if (onItsWay.some((t) => t.outputToken.toLowerCase() === output.address.toLowerCase())) return false;
     const bridge = deps.bridge!;
     const allowance = await erc20Allowance(deps.client, move.from.token, deps.sender.address, bridge);
-    if (allowance < move.units) {
+    if (allowance < units) {
       const approval = await deps.sender.send(
         { to: move.from.token, data: erc20Interface().encodeFunctionData('approve', [bridge, MaxUint256]) },
         async () => true,
@@ -134,9 +147,9 @@ export class InventoryStage implements TickStage {
     const data = lockReleaseBridgeInterface().encodeFunctionData('lock', [
       deps.sender.address,
       move.from.token,
-      move.units,
+      units,
       output.address,
-      rescale(move.units, move.from.decimals, output.decimals),
+      rescale(units, move.from.decimals, output.decimals),
       to,
       deps.sender.address,
     ]);
@@ -148,7 +161,7 @@ export class InventoryStage implements TickStage {
     this.cooldown.set(key, now + (deps.cooldownMs ?? 300_000));
     deps.metrics.relayRebalance(deps.chainId);
     deps.log.info(
-      { asset: move.asset, to, units: move.units.toString(), txHash: result.tx.txHash },
+      { asset: move.asset, to, units: units.toString(), txHash: result.tx.txHash },
       'relayer inventory rebalanced through the lock-and-release bridge',
     );
     return true;

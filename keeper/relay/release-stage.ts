@@ -1,11 +1,26 @@
-import { zeroPadValue, toBeHex, type TransactionReceipt } from 'ethers';
-import { readView } from '../../shared/bridges/chain-reads';
+import { getAddress, type TransactionReceipt } from 'ethers';
+import { erc20Balance, latestBlock } from '../../shared/bridges/chain-reads';
 import { lockReleaseBridgeInterface } from '../../shared/bridges/contracts';
-import { decodeReleased } from '../../shared/bridges/lock-release/locked-event';
+import {
+  findReleased,
+  findReleaseQueued,
+  isReleased,
+  LOCK_STATE,
+  pendingReleaseAt,
+  readLock,
+  type ReleaseMessage,
+} from '../../shared/bridges/lock-release/bridge-reads';
+import {
+  lockedEventsOf,
+  releasedEventsOf,
+  releaseQueuedEventsOf,
+  type LockedEvent,
+} from '../../shared/bridges/lock-release/locked-event';
 import type { ChainClient } from '../../shared/chain/chain-client';
 import type { Transfer } from '../../shared/store/repositories/transfers-repository';
 import type { TickStage } from '../chain-keeper';
 import { isOutageError } from '../watch/chain-availability';
+import type { FillCaps } from './fill-caps';
 import type { FillValuation } from './fill-valuation';
 import { followTransferTx } from './recorded-tx';
 import { clientOf, eachOnItsOwn, retryDelayMs, TickMemo, type RelayContext } from './relay-context';
@@ -17,32 +32,41 @@ export interface ReleaseStageDeps extends RelayContext {
   bridge: string;
   /** The bridge admin (the bridge's releaser) on this chain. */
   sender: RelaySender;
+  /** The bridge admin on an origin chain: it accepts and refunds the locks made there. */
+  originSender(chainId: number): RelaySender | undefined;
   valuation: FillValuation;
-  /** Origin blocks a lock needs, its own block included. */
+  /** The relayer's caps, which bound what a release pays out as they bound fills; absent: none. */
+  caps?: FillCaps;
+  /** The relayer's address: its own rebalancing locks (to itself) owe no fees. */
+  relayer?: string;
+  /** Origin blocks a lock (and its acceptance) needs, its own block included. */
   confirmations: number;
   maxReleasesPerTick?: number;
 }
 
-const SWEEP_MS = 5_000;
-const RELEASE_SEARCH_BLOCKS = 50_000;
-
-interface RawLog {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: string;
-  blockHash: string;
-  transactionHash: string;
-  logIndex: string;
-  removed?: boolean;
+/** Why a lock is not accepted: `permanent` ones are refunded at once, the others when the lock's deadline nears. */
+interface Refusal {
+  reason: string;
+  permanent: boolean;
 }
 
+const SWEEP_MS = 5_000;
+const RELEASE_SEARCH_BLOCKS = 50_000;
+/** An acceptance is not sent this close to the lock's deadline (it could land after it): the lock is refunded. */
+const ACCEPT_MARGIN_SECONDS = 60;
+/** How long a lock waits for its acceptance or refund to be mined before it is looked at again. */
+const ORIGIN_TX_WAIT_MS = 2_000;
+/** A release the bridge's owner cancelled is not sent again before this: the owner stopped it for a reason. */
+const CANCELLED_RETRY_MS = 3_600_000;
+
 /**
- * The lock-and-release bridge's relayer on one destination chain: after the origin confirmations, and while the
- * lock is still in its recorded origin block, the bridge admin calls `release` once per (origin chain, nonce), from
- * the bridge's own liquidity. `released()` is read first (a release found after a crash is recorded, not repeated);
- * the signed release is stored before its broadcast. A lock asking for another asset, or for more than it locked,
- * is never released.
+ * The lock-and-release bridge's relayer on one destination chain. A confirmed lock is first judged: one that paid no
+ * fees (not made through our CrossChainEntry, nor the relayer's own rebalancing), of an unlisted token, asking for
+ * another asset or more than it locked, past a cap, or beyond the bridge's liquidity is refused, and refunded on its
+ * origin (at once when the refusal is final, near its deadline otherwise). Otherwise the origin bridge's `accept`
+ * is sent first, so the lock can no longer be refunded, and only once that acceptance has the origin confirmations
+ * is `release` sent here (signed, stored, then broadcast), once per (origin chain, origin bridge, nonce). A release
+ * past the token's hourly limit waits the bridge's delay and is executed once it ends.
  */
 export class ReleaseStage implements TickStage {
   readonly name = 'relay_release' as const;
@@ -64,22 +88,29 @@ export class ReleaseStage implements TickStage {
       (t) => this.follow(t),
       this.failed,
     );
-    await this.releaseWaiting(now);
+    const queued = await deps.transfers.listReleaseQueued(deps.chainId, deps.maxReleasesPerTick ?? 8);
+    await eachOnItsOwn(
+      queued,
+      (t) => t.id,
+      (t) => this.followQueued(t),
+      this.failed,
+    );
+    await this.judgeWaiting(now);
   }
 
-  private async releaseWaiting(now: number): Promise<void> {
+  private async judgeWaiting(now: number): Promise<void> {
     const { deps } = this;
     const max = deps.maxReleasesPerTick ?? 8;
     const waiting = await deps.transfers.listWaiting('lock-release', deps.chainId, now, max * 2);
     if (!waiting.length) return;
-    const originHeads = new TickMemo((chainId) => clientOf(deps.clients, chainId).blockNumber());
+    const originHeads = new TickMemo((chainId) => latestBlock(clientOf(deps.clients, chainId)));
     let sent = 0;
     for (const t of waiting) {
       if (sent >= max) break;
       try {
         const originHead = await originHeads.get(t.originChainId);
-        if (originHead - t.depositBlockNumber + 1 < deps.confirmations) continue;
-        if (await this.release(t)) sent += 1;
+        if (originHead.number - t.depositBlockNumber + 1 < deps.confirmations) continue;
+        if (await this.judge(t, originHead)) sent += 1;
       } catch (err) {
         this.failed(t.id, err);
         if (isOutageError(err)) return;
@@ -87,27 +118,137 @@ export class ReleaseStage implements TickStage {
     }
   }
 
-  private async release(t: Transfer): Promise<boolean> {
+  private message(t: Transfer): ReleaseMessage {
+    return {
+      originChainId: t.originChainId,
+      originBridge: getAddress(t.originContract),
+      nonce: BigInt(t.depositId),
+    };
+  }
+
+  /** One step for a confirmed lock; resolves whether a transaction went out. */
+  private async judge(t: Transfer, originHead: { number: number; timestamp: number }): Promise<boolean> {
     const { deps } = this;
     const now = deps.now();
-    const receipt = await clientOf(deps.clients, t.originChainId).getTransactionReceipt(t.depositTxHash);
+    const originClient = clientOf(deps.clients, t.originChainId);
+    const receipt = await originClient.getTransactionReceipt(t.depositTxHash);
     if (!receipt || receipt.blockHash !== t.depositBlockHash) {
       if (await deps.transfers.markReorged(t.id, now))
         deps.log.warn({ transferId: t.id }, 'lock no longer in its origin block: not released');
       return false;
     }
     if (await this.resolveIfReleased(t)) return false;
-    const invalid = this.invalid(t);
-    if (invalid) {
-      await deps.transfers.postpone(t.id, now + 3_600_000, invalid, now);
-      deps.log.warn({ transferId: t.id, reason: invalid }, 'lock not released');
+    const message = this.message(t);
+    const lock = await readLock(originClient, message.originBridge, message.nonce);
+    switch (lock.state) {
+      case LOCK_STATE.refunded:
+        if (await deps.transfers.markLockRefunded(t.id, 'refunded on its origin', now)) {
+          deps.metrics.relayFill(deps.chainId, 'lock-release', 'refunded');
+          deps.log.info({ transferId: t.id }, 'lock refunded on its origin');
+        }
+        return false;
+      case LOCK_STATE.accepted: {
+        // Released only once the acceptance is as deep as the lock had to be: a reorg cannot make it refundable.
+        const confirmedBlock = originHead.number - Math.max(1, deps.confirmations) + 1;
+        const confirmed = await readLock(originClient, message.originBridge, message.nonce, confirmedBlock);
+        if (confirmed.state !== LOCK_STATE.accepted) {
+          await deps.transfers.postpone(t.id, now + ORIGIN_TX_WAIT_MS, 'acceptance not confirmed yet', now);
+          return false;
+        }
+        return this.release(t);
+      }
+      case LOCK_STATE.locked:
+        break;
+      default:
+        await deps.transfers.postpone(t.id, now + ORIGIN_TX_WAIT_MS, 'lock not found on its origin', now);
+        return false;
+    }
+    const locked = lockedEventsOf(receipt.logs, message.originBridge).find((e) => e.nonce === message.nonce);
+    const refusal = locked ? await this.refusal(t, locked) : { reason: 'no Locked event', permanent: true };
+    const closing = originHead.timestamp + ACCEPT_MARGIN_SECONDS >= lock.deadline;
+    if (refusal && !refusal.permanent && !closing) {
+      await deps.transfers.postpone(t.id, now + 10_000, refusal.reason, now);
+      deps.log.info({ transferId: t.id, reason: refusal.reason }, 'lock not released yet');
       return false;
     }
-    const claimed = await deps.transfers.claim(t.id, deps.owner, deps.leaseMs, now);
+    if (refusal || closing) {
+      const reason = refusal?.reason ?? 'its deadline is too close to accept it';
+      deps.log.warn({ transferId: t.id, reason }, 'lock refused: refunding it on its origin');
+      return this.sendOrigin(t, 'refund', reason);
+    }
+    return this.sendOrigin(t, 'accept', 'accepting on its origin');
+  }
+
+  /** Sends the origin bridge's `accept` or `refund` of the lock; the lock is looked at again once it is mined. */
+  private async sendOrigin(t: Transfer, fn: 'accept' | 'refund', note: string): Promise<boolean> {
+    const { deps } = this;
+    const sender = deps.originSender(t.originChainId);
+    const now = deps.now();
+    if (!sender) {
+      await deps.transfers.postpone(t.id, now + 60_000, `no bridge admin on chain ${t.originChainId}`, now);
+      return false;
+    }
+    const message = this.message(t);
+    const data = lockReleaseBridgeInterface().encodeFunctionData(fn, [message.nonce]);
+    const result = await sender.send({ to: message.originBridge, data }, async () => true);
+    const sent = result.kind === 'sent' || result.kind === 'recorded';
+    const reason =
+      result.kind === 'sent' || result.kind === 'recorded' ? note : `${fn} not sent: ${result.reason}`;
+    await deps.transfers.postpone(
+      t.id,
+      deps.now() + (sent ? ORIGIN_TX_WAIT_MS : retryDelayMs(t.attempts)),
+      reason,
+      now,
+    );
+    deps.log.info({ transferId: t.id, fn, result: result.kind }, `lock ${fn} sent on its origin`);
+    return sent;
+  }
+
+  /** Why the lock must not be accepted; undefined when it may. */
+  private async refusal(t: Transfer, locked: LockedEvent): Promise<Refusal | undefined> {
+    const { deps } = this;
+    const own =
+      deps.relayer !== undefined &&
+      locked.depositor.toLowerCase() === deps.relayer.toLowerCase() &&
+      locked.recipient.toLowerCase() === deps.relayer.toLowerCase();
+    if (!locked.feesPaid && !own)
+      return { reason: 'invalid lock: made straight on the bridge, it paid no fees', permanent: true };
+    const tokens = deps.valuation.tokens(t.originChainId, t.inputToken, deps.chainId, t.outputToken);
+    if (!tokens) return { reason: 'invalid lock: a token is not listed', permanent: true };
+    const max = deps.valuation.maxRelease(tokens.input, t.inputAmount, tokens.output);
+    if (max === undefined)
+      return { reason: 'invalid lock: the output is another asset than the input', permanent: true };
+    if (t.outputAmount > max)
+      return { reason: 'invalid lock: the output exceeds the amount locked', permanent: true };
+    const liquidity = await erc20Balance(deps.client, t.outputToken, deps.bridge);
+    if (liquidity < t.outputAmount) return { reason: 'bridge liquidity too low', permanent: false };
+    if (own || !deps.caps) return undefined;
+    const usdValue = await deps.valuation.usdValue(tokens.output, t.outputAmount);
+    if (usdValue === undefined) {
+      deps.metrics.relayFillHeld(deps.chainId, 'lock-release', 'no_reference_price');
+      return { reason: 'no price to cap the release with', permanent: false };
+    }
+    const held = await deps.caps.check({
+      destinationChainId: deps.chainId,
+      token: tokens.output,
+      amount: t.outputAmount,
+      usdValue,
+      balance: liquidity,
+    });
+    if (!held) return undefined;
+    deps.metrics.relayFillHeld(deps.chainId, 'lock-release', held.reason);
+    return { reason: held.message, permanent: false };
+  }
+
+  private async release(t: Transfer): Promise<boolean> {
+    const { deps } = this;
+    const claimed = await deps.transfers.claim(t.id, deps.owner, deps.leaseMs, deps.now());
     if (!claimed) return false;
+    const message = this.message(t);
     const data = lockReleaseBridgeInterface().encodeFunctionData('release', [
-      t.originChainId,
-      BigInt(t.depositId),
+      message.originChainId,
+      message.originBridge,
+      message.nonce,
       t.outputToken,
       t.outputAmount,
       t.recipient,
@@ -151,30 +292,12 @@ export class ReleaseStage implements TickStage {
     return false;
   }
 
-  /** Why a lock must not be released (another asset, or more than it locked); undefined when it may. */
-  private invalid(t: Transfer): string | undefined {
-    const tokens = this.deps.valuation.tokens(
-      t.originChainId,
-      t.inputToken,
-      this.deps.chainId,
-      t.outputToken,
-    );
-    if (!tokens) return 'invalid lock: a token is not listed';
-    const max = this.deps.valuation.maxRelease(tokens.input, t.inputAmount, tokens.output);
-    if (max === undefined) return 'invalid lock: the output is another asset than the input';
-    if (t.outputAmount > max) return 'invalid lock: the output exceeds the amount locked';
-    return undefined;
-  }
-
   private async follow(t: Transfer): Promise<void> {
     const { deps } = this;
     const now = deps.now();
     const fate = await followTransferTx(deps, t);
     if (!fate) return;
-    if (fate.kind === 'mined' && fate.receipt.status === 1) {
-      await this.released(t, fate.receipt);
-      return;
-    }
+    if (fate.kind === 'mined' && fate.receipt.status === 1 && (await this.settled(t, fate.receipt))) return;
     deps.metrics.relayFill(deps.chainId, 'lock-release', fate.kind === 'mined' ? 'reverted' : 'dropped');
     if (await this.resolveIfReleased(t)) return;
     const error = fate.kind === 'mined' ? `release ${fate.receipt.hash} reverted` : 'release dropped';
@@ -185,11 +308,41 @@ export class ReleaseStage implements TickStage {
     });
   }
 
-  private async released(t: Transfer, receipt: TransactionReceipt): Promise<void> {
+  /** What the mined release did for this lock: paid (Released) or queued behind the delay (ReleaseQueued). */
+  private async settled(t: Transfer, receipt: TransactionReceipt): Promise<boolean> {
     const { deps } = this;
+    const message = this.message(t);
+    const same = (e: { originChainId: bigint; originBridge: string; nonce: bigint }): boolean =>
+      e.originChainId === BigInt(message.originChainId) &&
+      e.originBridge === message.originBridge &&
+      e.nonce === message.nonce;
     const fill = { txHash: receipt.hash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
+    if (releasedEventsOf(receipt.logs, deps.bridge).some(same)) {
+      await this.released(t, fill, receipt);
+      return true;
+    }
+    const queued = releaseQueuedEventsOf(receipt.logs, deps.bridge).find(same);
+    if (!queued) return false;
+    if (await deps.transfers.markReleaseQueued(t.id, fill, deps.now())) {
+      deps.metrics.relayFill(deps.chainId, 'lock-release', 'queued');
+      deps.log.warn(
+        { transferId: t.id, executableAt: queued.executableAt },
+        'release past the hourly limit: it waits the bridge delay',
+      );
+    }
+    return true;
+  }
+
+  private async released(
+    t: Transfer,
+    fill: { txHash: string; blockNumber: number; blockHash: string },
+    receipt?: TransactionReceipt,
+  ): Promise<void> {
+    const { deps } = this;
     if (!(await deps.transfers.markFilled(t.id, fill, deps.now()))) return;
     deps.metrics.relayFill(deps.chainId, 'lock-release', 'filled');
+    deps.log.info({ transferId: t.id, txHash: fill.txHash, nonce: t.depositId }, 'lock released');
+    if (!receipt) return;
     const [releaseBlock, lockBlock] = await Promise.all([
       deps.client.getBlock(receipt.blockNumber),
       clientOf(deps.clients, t.originChainId).getBlock(t.depositBlockHash),
@@ -201,47 +354,71 @@ export class ReleaseStage implements TickStage {
         receipt.blockNumber - (t.fillSentBlock ?? receipt.blockNumber),
         releaseBlock.timestamp - lockBlock.timestamp,
       );
-    deps.log.info({ transferId: t.id, txHash: receipt.hash, nonce: t.depositId }, 'lock released');
   }
 
-  /** When the bridge shows the lock released already: its Released event becomes the transfer's release. */
+  /** A release waiting the bridge's delay: executed once it ends, recorded once paid, re-opened if cancelled. */
+  private async followQueued(t: Transfer): Promise<void> {
+    const { deps } = this;
+    const message = this.message(t);
+    const from = (t.fillBlockNumber ?? 0) - 1;
+    const paid = await findReleased(deps.client, deps.bridge, message, from);
+    if (paid) {
+      await this.released(t, {
+        txHash: paid.transactionHash,
+        blockNumber: paid.blockNumber,
+        blockHash: paid.blockHash,
+      });
+      return;
+    }
+    const executableAt = await pendingReleaseAt(deps.client, deps.bridge, message);
+    if (executableAt === undefined) {
+      if (await isReleased(deps.client, deps.bridge, message)) return;
+      if (
+        await deps.transfers.requeueCancelledRelease(
+          t.id,
+          'release cancelled by the bridge owner',
+          deps.now() + CANCELLED_RETRY_MS,
+          deps.now(),
+        )
+      )
+        deps.log.error({ transferId: t.id }, 'the bridge owner cancelled a delayed release');
+      return;
+    }
+    const head = await latestBlock(deps.client);
+    if (head.timestamp < executableAt) return;
+    const data = lockReleaseBridgeInterface().encodeFunctionData('executeRelease', [
+      message.originChainId,
+      message.originBridge,
+      message.nonce,
+    ]);
+    const result = await deps.sender.send({ to: deps.bridge, data }, async () => true);
+    deps.log.info({ transferId: t.id, result: result.kind }, 'delayed release executed');
+  }
+
+  /** When the bridge shows the message taken already: paid (its Released event) or queued behind the delay. */
   private async resolveIfReleased(t: Transfer): Promise<boolean> {
     const { deps } = this;
-    const iface = lockReleaseBridgeInterface();
-    const done = await readView<boolean>(deps.client, iface, deps.bridge, 'released', [
-      t.originChainId,
-      BigInt(t.depositId),
-    ]);
-    if (!done) return false;
-    const head = await deps.client.blockNumber();
-    const logs = (await deps.client.send('eth_getLogs', [
-      {
-        address: deps.bridge,
-        topics: [
-          iface.getEvent('Released')!.topicHash,
-          zeroPadValue(toBeHex(t.originChainId), 32),
-          zeroPadValue(toBeHex(BigInt(t.depositId)), 32),
-        ],
-        fromBlock: `0x${Math.max(0, head - RELEASE_SEARCH_BLOCKS).toString(16)}`,
-        toBlock: 'latest',
-      },
-    ])) as RawLog[];
-    const log = logs.find((l) => !l.removed);
-    const event = log
-      ? decodeReleased({
-          ...log,
-          blockNumber: Number(BigInt(log.blockNumber)),
-          index: Number(BigInt(log.logIndex)),
-        })
-      : undefined;
-    if (event) {
+    const message = this.message(t);
+    if (!(await isReleased(deps.client, deps.bridge, message))) return false;
+    const from = (await deps.client.blockNumber()) - RELEASE_SEARCH_BLOCKS;
+    const paid = await findReleased(deps.client, deps.bridge, message, from);
+    if (paid) {
+      await this.released(t, {
+        txHash: paid.transactionHash,
+        blockNumber: paid.blockNumber,
+        blockHash: paid.blockHash,
+      });
+      return true;
+    }
+    const queued = await findReleaseQueued(deps.client, deps.bridge, message, from);
+    if (queued) {
       const fill = {
-        txHash: event.transactionHash,
-        blockNumber: event.blockNumber,
-        blockHash: event.blockHash,
+        txHash: queued.transactionHash,
+        blockNumber: queued.blockNumber,
+        blockHash: queued.blockHash,
       };
-      if (await deps.transfers.markFilled(t.id, fill, deps.now()))
-        deps.metrics.relayFill(deps.chainId, 'lock-release', 'filled');
+      if (await deps.transfers.markReleaseQueued(t.id, fill, deps.now()))
+        deps.metrics.relayFill(deps.chainId, 'lock-release', 'queued');
     }
     return true;
   }

@@ -5,7 +5,8 @@ import {
   EMPTY_MERKLE_ROOT,
   type RelayerRefundLeaf,
 } from '../../shared/bridges/across/root-bundle';
-import { spokePoolInterface } from '../../shared/bridges/contracts';
+import { contractLogs } from '../../shared/bridges/chain-reads';
+import { rootBundleAdminInterface, spokePoolInterface } from '../../shared/bridges/contracts';
 import type { ChainClient } from '../../shared/chain/chain-client';
 import type {
   LeafAssignment,
@@ -23,8 +24,13 @@ export interface SettleStageDeps extends RelayContext {
   /** This (origin) chain's client. */
   client: ChainClient;
   spokePool: string;
-  /** The bridge admin, owner of this chain's SpokePool: it relays root bundles and executes their leaves. */
+  /**
+   * The bridge admin: it proposes root bundles to the RootBundleAdmin (or, without one, relays them to the SpokePool
+   * it owns) and executes their leaves.
+   */
   sender: RelaySender;
+  /** This chain's RootBundleAdmin, the SpokePool's owner; absent: the bridge admin owns the SpokePool itself. */
+  rootBundleAdmin?: string;
   /** The relayer's address: repayments of its fills go there. */
   relayer: string;
   /** The SpokePool of each destination chain (fill statuses are read there). */
@@ -256,12 +262,12 @@ export class SettleStage implements TickStage {
 
   private async relay(bundle: RootBundle): Promise<void> {
     const { deps } = this;
+    const admin = deps.rootBundleAdmin;
     if (!bundle.relayTx) {
-      const data = spokePoolInterface().encodeFunctionData('relayRootBundle', [
-        bundle.root,
-        EMPTY_MERKLE_ROOT,
-      ]);
-      const result = await deps.sender.send({ to: deps.spokePool, data }, (signed) =>
+      const data = admin
+        ? rootBundleAdminInterface().encodeFunctionData('propose', [bundle.root, EMPTY_MERKLE_ROOT])
+        : spokePoolInterface().encodeFunctionData('relayRootBundle', [bundle.root, EMPTY_MERKLE_ROOT]);
+      const result = await deps.sender.send({ to: admin ?? deps.spokePool, data }, (signed) =>
         deps.rootBundles.recordRelayTx(
           bundle.id,
           deps.owner,
@@ -281,9 +287,13 @@ export class SettleStage implements TickStage {
     const fate = await followRecorded(deps.client, bundle.relayTx!);
     if (fate.kind === 'pending') return;
     if (fate.kind === 'mined' && fate.receipt.status === 1) {
-      const rootBundleId = this.relayedId(fate.receipt);
-      if (rootBundleId === undefined)
+      const rootBundleId = admin
+        ? await this.proposalRelayed(bundle, admin, fate.receipt)
+        : this.relayedId(fate.receipt);
+      if (rootBundleId === undefined) {
+        if (admin) return;
         throw new Error(`relayRootBundle ${fate.receipt.hash} emitted no RelayedRootBundle`);
+      }
       if (await deps.rootBundles.markRelayed(bundle.id, rootBundleId, deps.now())) {
         deps.metrics.relayBundle(deps.chainId, 'relayed');
         deps.log.info({ bundle: bundle.id, rootBundleId, txHash: fate.receipt.hash }, 'root bundle relayed');
@@ -296,7 +306,66 @@ export class SettleStage implements TickStage {
     deps.log.warn({ bundle: bundle.id }, `${error}: sending again`);
   }
 
-  private relayedId(receipt: TransactionReceipt): number | undefined {
+  /**
+   * The root bundle id of a mined proposal once it reached the SpokePool (a RelayedRootBundle of its root since the
+   * proposal); until then, once its challenge period is over, executes it (anyone may). A proposal the owner
+   * disputed is cleared, to be proposed again at the next round and so brought to the owner's attention again.
+   */
+  private async proposalRelayed(
+    bundle: RootBundle,
+    admin: string,
+    proposal: TransactionReceipt,
+  ): Promise<number | undefined> {
+    const { deps } = this;
+    const iface = rootBundleAdminInterface();
+    const proposed = proposal.logs
+      .filter((log) => log.address.toLowerCase() === admin.toLowerCase())
+      .map((log) => iface.parseLog({ topics: [...log.topics], data: log.data }))
+      .find((parsed) => parsed?.name === 'RootBundleProposed');
+    if (!proposed) throw new Error(`propose ${proposal.hash} emitted no RootBundleProposed`);
+    const relayed = spokePoolInterface().getEvent('RelayedRootBundle')!.topicHash;
+    const relayedSince = async (): Promise<number | undefined> =>
+      this.relayedId({
+        logs: await contractLogs(
+          deps.client,
+          deps.spokePool,
+          [relayed, null, bundle.root],
+          proposal.blockNumber,
+        ),
+      });
+    const already = await relayedSince();
+    if (already !== undefined) return already;
+    const id = proposed.args.id as bigint;
+    const pending = iface.decodeFunctionResult(
+      'proposals',
+      await deps.client.call({ to: admin, data: iface.encodeFunctionData('proposals', [id]) }),
+    )[0] as { executableAt: bigint };
+    if (pending.executableAt === 0n) {
+      // Executed by someone else since the first look, or disputed.
+      const executed = await relayedSince();
+      if (executed !== undefined) return executed;
+      await deps.rootBundles.clearRelayTx(
+        bundle.id,
+        deps.owner,
+        'root bundle disputed by the owner',
+        deps.now(),
+      );
+      deps.log.error({ bundle: bundle.id, proposal: id.toString() }, 'root bundle disputed by the owner');
+      return undefined;
+    }
+    const result = await deps.sender.send(
+      { to: admin, data: iface.encodeFunctionData('execute', [id]) },
+      async () => true,
+    );
+    if (result.kind !== 'sent') return undefined;
+    // A chain that mines on demand has it at once; otherwise the next round finds its RelayedRootBundle.
+    const executed = await deps.client.getTransactionReceipt(result.tx.txHash);
+    return executed?.status === 1 ? this.relayedId(executed) : undefined;
+  }
+
+  private relayedId(receipt: {
+    logs: ReadonlyArray<{ address: string; topics: readonly string[]; data: string }>;
+  }): number | undefined {
     const iface = spokePoolInterface();
     for (const log of receipt.logs) {
       if (log.address.toLowerCase() !== this.deps.spokePool.toLowerCase()) continue;

@@ -27,5 +27,8 @@ export const spokePoolInterface = once(() => {
 /** Our CrossChainEntry: takes the fees in the source token, then deposits into the SpokePool or locks. */
 export const crossChainEntryInterface = once(() => new Interface(loadArtifact('CrossChainEntry').abi));
 
+/** Our RootBundleAdmin: the SpokePool's owner, where root bundles are proposed and relayed after a challenge. */
+export const rootBundleAdminInterface = once(() => new Interface(loadArtifact('RootBundleAdmin').abi));
+
 /** Our LockReleaseBridge: lock on the origin, release once per (originChainId, nonce) on the destination. */
 export const lockReleaseBridgeInterface = once(() => new Interface(loadArtifact('LockReleaseBridge').abi));

@@ -22,6 +22,8 @@ export const TRANSFER_DETAIL = {
   waiting: 'WAITING',
   /** Confirmed on the origin, not yet filled or released on the destination. */
   bridgePending: 'BRIDGE_PENDING',
+  /** Released on the destination behind the bridge's delay (past the token's hourly limit): paid once it ends. */
+  releaseDelayed: 'RELEASE_DELAYED',
   success: 'SUCCESS',
   /** Expired unfilled: the refund to the depositor on the origin is not executed yet. */
   refundPending: 'REFUND_PENDING',

@@ -10,7 +10,12 @@ import { DEVNET_ENGINES } from '../../devnet/engine/devnet-chain';
 import { startChain, type ChainHandle } from '../../devnet/start-chain';
 import { ERC20_ABI, FAR_DEADLINE, V2_FACTORY_ABI, V2_ROUTER_ABI } from '../../devnet/world/abis';
 import { deployWorld, type DeployedWorld } from '../../devnet/world/deploy-world';
-import { spokePoolInterface } from '../../shared/bridges/contracts';
+import { BRIDGE_SYMBOLS } from '../../devnet/world/bridge-inventory';
+import {
+  lockReleaseBridgeInterface,
+  rootBundleAdminInterface,
+  spokePoolInterface,
+} from '../../shared/bridges/contracts';
 
 /**
  * Forked mode without internet: a fork of a local chain is a real anvil fork (state read lazily over RPC from
@@ -164,21 +169,42 @@ describe.each(DEVNET_ENGINES)('a fork on %s of a chain with the fixture world', 
       for (const e of keys.executors) expect(await executor.getFunction('isExecutor')(e.address)).toBe(true);
     });
 
-    it('deploys the bridges on an anvil fork (none on ganache: no Cancun), relayer and bridge funded', async () => {
+    it('deploys the bridges on an anvil fork (none on ganache: no Cancun), owned and limited as on the devnet, relayer and bridge funded', async () => {
       if (engine === 'ganache') {
         expect(entry.contracts.spokePool).toBeUndefined();
+        expect(entry.contracts.rootBundleAdmin).toBeUndefined();
         return;
       }
-      const spokePool = entry.contracts.spokePool!;
-      const spoke = new Contract(spokePool, spokePoolInterface(), fork.provider);
-      expect(await spoke.getFunction('owner')()).toBe(keys.bridgeAdmin.address);
+      const { spokePool, rootBundleAdmin, lockReleaseBridge, crossChainEntry } = entry.contracts;
+      const spoke = new Contract(spokePool!, spokePoolInterface(), fork.provider);
+      // The SpokePool's owner is our RootBundleAdmin: the bridge admin proposes root bundles, the deployer owns it.
+      expect(await spoke.getFunction('owner')()).toBe(rootBundleAdmin);
       expect(await spoke.getFunction('wrappedNativeToken')()).toBe(world.contracts.weth);
-      expect(await origin.provider.getCode(spokePool)).toBe('0x');
-      for (const t of forkFunding(1, originAsForkWorld()).tokens.filter((x) => x.symbol === 'USDC')) {
+      const admin = new Contract(rootBundleAdmin!, rootBundleAdminInterface(), fork.provider);
+      expect(await admin.getFunction('owner')()).toBe(keys.deployer.address);
+      expect(await admin.getFunction('proposer')()).toBe(keys.bridgeAdmin.address);
+      expect(await admin.getFunction('spokePool')()).toBe(spokePool);
+      const bridge = new Contract(lockReleaseBridge!, lockReleaseBridgeInterface(), fork.provider);
+      expect(await bridge.getFunction('owner')()).toBe(keys.deployer.address);
+      expect(await bridge.getFunction('releaser')()).toBe(keys.bridgeAdmin.address);
+      expect(await bridge.getFunction('feeTaker')()).toBe(crossChainEntry);
+      for (const address of [spokePool!, rootBundleAdmin!, lockReleaseBridge!, crossChainEntry!])
+        expect(await origin.provider.getCode(address)).toBe('0x');
+      // The bridge carries the wrapped native and the bridged tokens, each funded as a test account is; a fifth
+      // of that is released at once per hour.
+      const funding = forkFunding(1, originAsForkWorld());
+      const carried = [
+        funding.wrapped!,
+        ...funding.tokens.filter((t) => (BRIDGE_SYMBOLS as readonly string[]).includes(t.symbol)),
+      ];
+      expect(carried.map((t) => t.symbol)).toEqual(['WETH', 'USDC', 'USDT', 'DAI']);
+      for (const t of carried) {
         const token = new Contract(t.address, ERC20_ABI, fork.provider);
         expect(await token.getFunction('balanceOf')(keys.relayer.address)).toBe(t.amount);
         expect(await token.getFunction('allowance')(keys.relayer.address, spokePool)).toBe(MaxUint256);
-        expect(await token.getFunction('balanceOf')(entry.contracts.lockReleaseBridge)).toBe(t.amount);
+        expect(await token.getFunction('balanceOf')(lockReleaseBridge)).toBe(t.amount);
+        expect(await bridge.getFunction('releaseLimit')(t.address)).toBe(t.amount / 5n);
+        expect(await bridge.getFunction('releasableNow')(t.address)).toBe(t.amount / 5n);
       }
     });
 

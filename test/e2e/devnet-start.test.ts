@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Contract, Wallet, id, type JsonRpcProvider } from 'ethers';
@@ -7,7 +7,13 @@ import { loadDevnetConfig } from '../../devnet/devnet-config';
 import { devnetKeys } from '../../devnet/keys';
 import { readManifest, writeManifest, type ManifestChain } from '../../devnet/manifest';
 import { MANIFEST_BASE_CONTRACT_KEYS } from '../../devnet/manifest-validator';
-import { spokePoolInterface } from '../../shared/bridges/contracts';
+import { bridgeInventory } from '../../devnet/world/bridge-inventory';
+import { worldSpec } from '../../devnet/world/world-spec';
+import {
+  lockReleaseBridgeInterface,
+  rootBundleAdminInterface,
+  spokePoolInterface,
+} from '../../shared/bridges/contracts';
 import { startDevnet, type RunningDevnet } from '../../devnet/start-devnet';
 import { createLogger } from '../../shared/log/create-logger';
 
@@ -44,6 +50,37 @@ async function v2Out(
   const [rIn, rOut] = inIs0 ? [r0, r1] : [r1, r0];
   const withFee = amountIn * 997n;
   return (withFee * rOut) / (rIn * 1000n + withFee);
+}
+
+/**
+ * The bridges as the devnet sets them up: the SpokePool owned by our RootBundleAdmin (owned by the deployer, the
+ * bridge admin its proposer), the LockReleaseBridge owned by the deployer and released by the bridge admin, with the
+ * entry as its fee taker and each inventory token's release limit, the relayer's inventory approved to the pool.
+ */
+async function expectBridgesSetUp(chain: ManifestChain, provider: JsonRpcProvider): Promise<void> {
+  const keys = devnetKeys();
+  const c = chain.contracts;
+  const spoke = new Contract(c.spokePool!, spokePoolInterface(), provider);
+  expect(await spoke.getFunction('owner')()).toBe(c.rootBundleAdmin);
+  const admin = new Contract(c.rootBundleAdmin!, rootBundleAdminInterface(), provider);
+  expect(await admin.getFunction('owner')()).toBe(keys.deployer.address);
+  expect(await admin.getFunction('proposer')()).toBe(keys.bridgeAdmin.address);
+  expect(await admin.getFunction('spokePool')()).toBe(c.spokePool);
+  const bridge = new Contract(c.lockReleaseBridge!, lockReleaseBridgeInterface(), provider);
+  expect(await bridge.getFunction('owner')()).toBe(keys.deployer.address);
+  expect(await bridge.getFunction('releaser')()).toBe(keys.bridgeAdmin.address);
+  expect(await bridge.getFunction('feeTaker')()).toBe(c.crossChainEntry);
+  const inventory = bridgeInventory(worldSpec(chain.chainId));
+  for (const token of inventory) {
+    const address = token.wrapped ? c.weth : chain.tokens.find((t) => t.symbol === token.symbol)!.address;
+    expect(await bridge.getFunction('releaseLimit')(address)).toBe(token.releaseLimit);
+    const allowance = (await new Contract(
+      address,
+      ['function allowance(address, address) view returns (uint256)'],
+      provider,
+    ).getFunction('allowance')(keys.relayer.address, c.spokePool)) as bigint;
+    expect(allowance).toBe(2n ** 256n - 1n);
+  }
 }
 
 describe('devnet started as npm start does', () => {
@@ -100,6 +137,7 @@ describe('devnet started as npm start does', () => {
         'spokePool',
         'crossChainEntry',
         'lockReleaseBridge',
+        'rootBundleAdmin',
       ]);
       expect(chain.rpcUrl).toBe(devnet.handles[i].rpcUrl);
       const provider = devnet.handles[i].provider;
@@ -108,6 +146,7 @@ describe('devnet started as npm start does', () => {
         expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
         expect(await provider.getCode(address)).not.toBe('0x');
       }
+      await expectBridgesSetUp(chain, provider);
       for (const token of chain.tokens) expect(Object.keys(token)).toEqual(['symbol', 'address', 'decimals']);
       expect(chain.accounts.length).toBeGreaterThanOrEqual(4);
       for (const account of chain.accounts) {
@@ -130,6 +169,9 @@ describe('devnet started as npm start does', () => {
     );
     expect(devnet.chains.map((c) => c.contracts?.lockReleaseBridge)).toEqual(
       manifest.chains.map((c) => c.contracts.lockReleaseBridge),
+    );
+    expect(devnet.chains.map((c) => c.contracts?.rootBundleAdmin)).toEqual(
+      manifest.chains.map((c) => c.contracts.rootBundleAdmin),
     );
   });
 
@@ -298,17 +340,51 @@ describe('devnet started as npm start does', () => {
       expect(strip(chain).contracts).toEqual(strip(withBridges.chains[i]!).contracts);
       expect(chain.contracts.spokePool).toBeDefined();
       expect(chain.contracts.spokePool).not.toBe(withBridges.chains[i]!.contracts.spokePool);
+      expect(chain.contracts.rootBundleAdmin).toBeDefined();
       const provider = devnet.handles[i].provider;
-      const spoke = new Contract(chain.contracts.spokePool!, spokePoolInterface(), provider);
-      expect(await spoke.getFunction('owner')()).toBe(devnetKeys().bridgeAdmin.address);
-      const usdc = chain.tokens.find((t) => t.symbol === 'USDC')!.address;
-      const allowance = (await new Contract(
-        usdc,
-        ['function allowance(address, address) view returns (uint256)'],
-        provider,
-      ).getFunction('allowance')(devnetKeys().relayer.address, chain.contracts.spokePool)) as bigint;
-      expect(allowance).toBe(2n ** 256n - 1n);
+      await expectBridgesSetUp(chain, provider);
     }
+    expect(readManifest(dataDir)).toEqual(devnet.manifest);
+  });
+
+  it('deploys the world anew when the saved LockReleaseBridge or CrossChainEntry is another build', async () => {
+    const saved = devnet.manifest;
+    await devnet.stop();
+    // Another contract's code where the chain 1 bridge and the chain 137 entry should be: an older build's.
+    const older = (chain: ManifestChain): ManifestChain => ({
+      ...chain,
+      contracts:
+        chain.chainId === 1
+          ? { ...chain.contracts, lockReleaseBridge: chain.contracts.rootBundleAdmin }
+          : { ...chain.contracts, crossChainEntry: chain.contracts.rootBundleAdmin },
+    });
+    writeManifest(dataDir, { version: 1, chains: saved.chains.map(older) });
+    devnet = await startDevnet(config(), log);
+    expect(devnet.deployed).toEqual([true, true]);
+    for (const [i, chain] of devnet.manifest.chains.entries()) {
+      expect(chain.contracts.lockReleaseBridge).not.toBe(saved.chains[i]!.contracts.lockReleaseBridge);
+      await expectBridgesSetUp(chain, devnet.handles[i].provider);
+    }
+  });
+
+  it('deploys the world anew over a manifest an older build wrote (its bridges without a RootBundleAdmin)', async () => {
+    const saved = devnet.manifest;
+    await devnet.stop();
+    // Written as the build before the RootBundleAdmin did: three bridge keys, which this build's validator refuses.
+    const older = saved.chains.map((chain) => {
+      const contracts: Partial<ManifestChain['contracts']> = { ...chain.contracts };
+      delete contracts.rootBundleAdmin;
+      return { ...chain, contracts };
+    });
+    writeFileSync(
+      path.join(dataDir, 'devnet.json'),
+      `${JSON.stringify({ version: 1, chains: older }, null, 2)}\n`,
+    );
+    expect(() => readManifest(dataDir)).toThrow(/rootBundleAdmin/);
+    devnet = await startDevnet(config(), log);
+    expect(devnet.deployed).toEqual([true, true]);
+    for (const [i, chain] of devnet.manifest.chains.entries())
+      await expectBridgesSetUp(chain, devnet.handles[i].provider);
     expect(readManifest(dataDir)).toEqual(devnet.manifest);
   });
 

@@ -11,13 +11,24 @@ import { movePrice } from '../../devnet/market-mover';
 import { startChain, type ChainHandle } from '../../devnet/start-chain';
 import { ERC20_ABI, FAR_DEADLINE, V2_ROUTER_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
 import { deployWorld, type DeployedWorld } from '../../devnet/world/deploy-world';
-import { bridgeInventory } from '../../devnet/world/bridge-inventory';
+import {
+  BRIDGE_LIQUIDITY_USD,
+  BRIDGE_RELEASE_LIMIT_USD,
+  bridgeInventory,
+} from '../../devnet/world/bridge-inventory';
+import {
+  DEVNET_LOCK_TIMEOUT_SECONDS,
+  DEVNET_RELEASE_DELAY_SECONDS,
+  DEVNET_ROOT_BUNDLE_LIVENESS_SECONDS,
+} from '../../devnet/world/deploy-bridges';
 import { tokenListOf } from '../../devnet/world/token-list';
 import {
   crossChainEntryInterface,
   lockReleaseBridgeInterface,
+  rootBundleAdminInterface,
   spokePoolInterface,
 } from '../../shared/bridges/contracts';
+import { DEFAULT_PROTOCOL_FEE_PIPS } from '../../shared/domain/protocol-fee';
 import { referencePrice, reserveTotals, worldSpec } from '../../devnet/world/world-spec';
 
 const keys = devnetKeys();
@@ -298,11 +309,13 @@ describe.each([1, 137])('the fixture world of chain %i', (chainId) => {
     }
   });
 
-  it('deploys the bridges: the Across SpokePool owned by the bridge admin, our entry and lock-release bridge', async () => {
+  it('deploys the bridges: the Across SpokePool owned by our RootBundleAdmin, our entry and lock-release bridge', async () => {
     const { chain, world } = get();
     const spokePool = world.contracts.spokePool!;
+    const rootBundleAdmin = world.contracts.rootBundleAdmin!;
     const spoke = new Contract(spokePool, spokePoolInterface(), chain.provider);
-    expect(await spoke.getFunction('owner')()).toBe(keys.bridgeAdmin.address);
+    // The SpokePool's owner is a contract: the bridge admin proposes root bundles to it, the deployer owns it.
+    expect(await spoke.getFunction('owner')()).toBe(rootBundleAdmin);
     expect(await spoke.getFunction('withdrawalRecipient')()).toBe(keys.bridgeAdmin.address);
     expect(await spoke.getFunction('wrappedNativeToken')()).toBe(world.contracts.weth);
     expect(await spoke.getFunction('depositQuoteTimeBuffer')()).toBe(3600n);
@@ -312,26 +325,43 @@ describe.each([1, 137])('the fixture world of chain %i', (chainId) => {
     const slot = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
     const implementation = `0x${(await chain.provider.getStorage(spokePool, slot)).slice(26)}`;
     expect((await chain.provider.getCode(implementation)).length).toBeGreaterThan(2);
+    const admin = new Contract(rootBundleAdmin, rootBundleAdminInterface(), chain.provider);
+    expect(await admin.getFunction('owner')()).toBe(keys.deployer.address);
+    expect(await admin.getFunction('proposer')()).toBe(keys.bridgeAdmin.address);
+    expect(await admin.getFunction('spokePool')()).toBe(spokePool);
+    expect(await admin.getFunction('liveness')()).toBe(BigInt(DEVNET_ROOT_BUNDLE_LIVENESS_SECONDS));
+    expect(await admin.getFunction('proposalCount')()).toBe(0n);
     const entry = new Contract(world.contracts.crossChainEntry!, crossChainEntryInterface(), chain.provider);
     expect(await entry.getFunction('spokePool')()).toBe(spokePool);
     expect(await entry.getFunction('lockReleaseBridge')()).toBe(world.contracts.lockReleaseBridge);
     expect(await entry.getFunction('wrappedNative')()).toBe(world.contracts.weth);
     expect(await entry.getFunction('protocolFeeRecipient')()).toBe(keys.protocolFeeRecipient);
+    expect(await entry.getFunction('protocolFeePips')()).toBe(BigInt(DEFAULT_PROTOCOL_FEE_PIPS));
     const bridge = new Contract(
       world.contracts.lockReleaseBridge!,
       lockReleaseBridgeInterface(),
       chain.provider,
     );
+    expect(await bridge.getFunction('owner')()).toBe(keys.deployer.address);
     expect(await bridge.getFunction('releaser')()).toBe(keys.bridgeAdmin.address);
+    expect(await bridge.getFunction('feeTaker')()).toBe(world.contracts.crossChainEntry);
     expect(await bridge.getFunction('wrappedNative')()).toBe(world.contracts.weth);
+    expect(await bridge.getFunction('lockTimeout')()).toBe(BigInt(DEVNET_LOCK_TIMEOUT_SECONDS));
+    expect(await bridge.getFunction('releaseDelay')()).toBe(BigInt(DEVNET_RELEASE_DELAY_SECONDS));
+    expect(await bridge.getFunction('lockCount')()).toBe(0n);
     expect([world.relayer, world.bridgeAdmin]).toEqual([keys.relayer.address, keys.bridgeAdmin.address]);
   });
 
-  it('seeds the relayer’s inventory, approved to the SpokePool, and the lock-release bridge’s liquidity', async () => {
+  it('seeds the relayer’s inventory, approved to the SpokePool, and the lock-release bridge’s liquidity and release limits', async () => {
     const { chain, world } = get();
     const inventory = bridgeInventory(worldSpec(chainId));
     expect(inventory.map((t) => t.symbol)).toEqual(
       chainId === 137 ? ['WPOL', 'USDC', 'USDT', 'DAI', 'WETH'] : ['WETH', 'USDC', 'USDT', 'DAI'],
+    );
+    const bridge = new Contract(
+      world.contracts.lockReleaseBridge!,
+      lockReleaseBridgeInterface(),
+      chain.provider,
     );
     for (const item of inventory) {
       const erc20 = new Contract(tokenOf(world, item.symbol).address, ERC20_ABI, chain.provider);
@@ -340,6 +370,10 @@ describe.each([1, 137])('the fixture world of chain %i', (chainId) => {
         MaxUint256,
       );
       expect(await erc20.getFunction('balanceOf')(world.contracts.lockReleaseBridge)).toBe(item.bridge);
+      // What the bridge releases at once per hour: BRIDGE_RELEASE_LIMIT_USD of each token, all of it open.
+      expect(await bridge.getFunction('releaseLimit')(erc20.target)).toBe(item.releaseLimit);
+      expect(await bridge.getFunction('releasableNow')(erc20.target)).toBe(item.releaseLimit);
+      expect(item.releaseLimit).toBe((item.bridge * BRIDGE_RELEASE_LIMIT_USD) / BRIDGE_LIQUIDITY_USD);
     }
     // 50,000 USDC and 10 WETH move many times over; the relayer keeps native coins for gas (and native fills).
     const usdc = inventory.find((t) => t.symbol === 'USDC')!;
@@ -404,6 +438,7 @@ describe('the manifest file', () => {
       'spokePool',
       'crossChainEntry',
       'lockReleaseBridge',
+      'rootBundleAdmin',
     ]);
     expect(Object.keys((chain.tokens as unknown as object[])[0])).toEqual(['symbol', 'address', 'decimals']);
     expect(Object.keys((chain.accounts as unknown as object[])[0])).toEqual(['address', 'privateKey']);
@@ -418,7 +453,11 @@ describe('the manifest file', () => {
         { ...good, contracts: { ...good.contracts, weth: good.contracts.weth.toLowerCase() } },
       ],
       ['missing contract', { ...good, contracts: { ...good.contracts, spender: undefined } }],
-      ['two bridges of three', { ...good, contracts: { ...good.contracts, lockReleaseBridge: undefined } }],
+      ['three bridges of four', { ...good, contracts: { ...good.contracts, lockReleaseBridge: undefined } }],
+      [
+        'the bridges before the RootBundleAdmin',
+        { ...good, contracts: { ...good.contracts, rootBundleAdmin: undefined } },
+      ],
       [
         'reordered keys',
         {
@@ -437,7 +476,16 @@ describe('the manifest file', () => {
       ],
       ['bad decimals', { ...good, tokens: [{ ...good.tokens[0], decimals: 1.5 }] }],
     ];
-    for (const [, chain] of variants) expect(manifestErrors({ version: 1, chains: [chain] })).not.toEqual([]);
+    // As read from a file: a key set to undefined is absent.
+    const asRead = (chain: unknown): unknown => JSON.parse(JSON.stringify(chain));
+    for (const [, chain] of variants)
+      expect(manifestErrors({ version: 1, chains: [asRead(chain)] })).not.toEqual([]);
+    const beforeAdmin = variants.find(([name]) => name === 'the bridges before the RootBundleAdmin')![1];
+    expect(manifestErrors({ version: 1, chains: [asRead(beforeAdmin)] })).toEqual([
+      expect.stringMatching(
+        /^\$\.chains\[0\]\.contracts must have exactly the keys .*lockReleaseBridge, rootBundleAdmin in/,
+      ),
+    ]);
     expect(manifestErrors({ version: 2, chains: [good] })).not.toEqual([]);
     expect(manifestErrors({ version: 1, chains: [good, good] })).toEqual([
       '$.chains[1].chainId 1 is listed twice',

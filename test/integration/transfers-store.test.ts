@@ -226,6 +226,71 @@ describeEachStore('transfers store', (kind) => {
     expect((await store.transfers.findById(lock.id))?.status).toBe('released');
   });
 
+  it("names a lock by its origin bridge too: a redeployed bridge's nonce 0 is another transfer", async () => {
+    const oldBridge = '0x1111111111111111111111111111111111111111';
+    const newBridge = '0x2222222222222222222222222222222222222222';
+    const first = deposit({ provider: 'lock-release', depositId: '0', originContract: oldBridge });
+    const second = deposit({ provider: 'lock-release', depositId: '0', originContract: newBridge });
+    expect(await store.transfers.upsertDeposit(first, NOW)).toBe('inserted');
+    const released = await store.transfers.findByDeposit('lock-release', 1, '0', oldBridge);
+    await store.transfers.claim(released!.id, OWNER_A, LEASE_MS, NOW);
+    const fill = { txHash: hash(90), blockNumber: 60, blockHash: hash(91) };
+    expect(await store.transfers.markFilled(released!.id, fill, NOW)).toBe(true);
+    // The new bridge's lock under the same nonce is stored apart and leaves the old one released.
+    expect(await store.transfers.upsertDeposit(second, NOW)).toBe('inserted');
+    expect(await store.transfers.findByDeposit('lock-release', 1, '0', oldBridge)).toMatchObject({
+      status: 'released',
+      depositTxHash: first.depositTxHash,
+    });
+    expect(await store.transfers.findByDeposit('lock-release', 1, '0', newBridge)).toMatchObject({
+      status: 'locked',
+      depositTxHash: second.depositTxHash,
+    });
+  });
+
+  it('moves a lock through a delayed release, a cancelled one, and a refund', async () => {
+    const lock = await stored(deposit({ provider: 'lock-release' }));
+    const queuedAt = { txHash: hash(70), blockNumber: 40, blockHash: hash(71) };
+    await store.transfers.claim(lock.id, OWNER_A, LEASE_MS, NOW);
+    expect(await store.transfers.markReleaseQueued(lock.id, queuedAt, NOW)).toBe(true);
+    expect(await store.transfers.findById(lock.id)).toMatchObject({
+      status: 'release_queued',
+      fillTxHash: hash(70),
+      leaseOwner: null,
+    });
+    expect((await store.transfers.listReleaseQueued(137, 10)).map((t) => t.id)).toEqual([lock.id]);
+    // Not claimable, not refundable while its release waits.
+    expect(await store.transfers.claim(lock.id, OWNER_B, LEASE_MS, NOW)).toBeUndefined();
+    expect(await store.transfers.markLockRefunded(lock.id, 'refunded', NOW)).toBe(false);
+    // The owner cancels: back to locked, looked at again only later.
+    expect(await store.transfers.requeueCancelledRelease(lock.id, 'cancelled', NOW + 3_600_000, NOW)).toBe(
+      true,
+    );
+    expect(await store.transfers.findById(lock.id)).toMatchObject({
+      status: 'locked',
+      fillTxHash: null,
+      nextAttemptAt: NOW + 3_600_000,
+    });
+    expect(await store.transfers.listWaiting('lock-release', 137, NOW, 10)).toEqual([]);
+    // Queued again, then paid: released from release_queued.
+    expect(await store.transfers.markReleaseQueued(lock.id, queuedAt, NOW)).toBe(true);
+    const paid = { txHash: hash(72), blockNumber: 41, blockHash: hash(73) };
+    expect(await store.transfers.markFilled(lock.id, paid, NOW)).toBe(true);
+    expect(await store.transfers.findById(lock.id)).toMatchObject({
+      status: 'released',
+      fillTxHash: hash(72),
+    });
+    expect(await store.transfers.markLockRefunded(lock.id, 'refunded', NOW)).toBe(false);
+
+    const refused = await stored(deposit({ provider: 'lock-release' }));
+    expect(await store.transfers.markLockRefunded(refused.id, 'refunded on its origin', NOW)).toBe(true);
+    expect((await store.transfers.findById(refused.id))?.status).toBe('refunded');
+    expect(await store.transfers.claim(refused.id, OWNER_A, LEASE_MS, NOW)).toBeUndefined();
+    // An intent is never a lock's refund.
+    const intent = await stored();
+    expect(await store.transfers.markLockRefunded(intent.id, 'refunded', NOW)).toBe(false);
+  });
+
   it('sets aside a reorged deposit and takes it back, with its new block, when it is read again', async () => {
     const d = deposit();
     const row = await stored(d);
@@ -245,6 +310,46 @@ describeEachStore('transfers store', (kind) => {
       'unchanged',
     );
     expect((await store.transfers.findById(row.id))?.depositBlockHash).toBe(hash(6000));
+  });
+
+  it('sums exactly what was paid out of a token on a destination in the window, both providers', async () => {
+    const usdc137 = '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174';
+    const HOUR = 3_600_000;
+    /** A transfer whose destination transaction was signed at `sentAt`, then moved to `status`. */
+    const paid = async (d: NewTransfer, sentAt: number, status: string) => {
+      const row = await stored(d);
+      expect(await store.transfers.claim(row.id, OWNER_A, LEASE_MS, sentAt)).toBeDefined();
+      const tx = { txHash: hash(seq), rawTx: '0x02', sender: SPOKE, nonce: seq, sentBlock: 1 };
+      expect(await store.transfers.markSubmitted(row.id, OWNER_A, tx, LEASE_MS, sentAt)).toBe(true);
+      // Settlement states are the settle stage's to reach; their columns do not matter to the sum.
+      await store.knex('cross_chain_transfers').where({ id: row.id }).update({ status });
+      return row;
+    };
+    const big = 2n ** 70n + 7n;
+    // Counted: our fills and releases in flight or done within the hour, the bytes32 (intent) and the address
+    // (lock-release, checksummed) forms of the token alike; sums past 2^64 stay exact.
+    await paid(deposit({ outputAmount: big }), NOW - 10_000, 'filling');
+    await paid(deposit({ outputAmount: 2n }), NOW - HOUR, 'filled');
+    await paid(deposit({ outputAmount: 3n }), NOW - 60_000, 'repaid');
+    await paid(
+      deposit({ provider: 'lock-release', outputToken: usdc137, outputAmount: 5n }),
+      NOW,
+      'released',
+    );
+    // Not counted: sent before the hour, filled by another relayer, another chain, another token, not sent.
+    await paid(deposit({ outputAmount: 1_000n }), NOW - HOUR - 1, 'filled');
+    await paid(deposit({ outputAmount: 2_000n }), NOW, 'filled_by_other');
+    await paid(deposit({ outputAmount: 4_000n, destinationChainId: 10 }), NOW, 'filled');
+    await paid(deposit({ outputAmount: 8_000n, outputToken: bytes32(SPOKE) }), NOW, 'filled');
+    await stored(deposit({ outputAmount: 16_000n }));
+    const claimed = await stored(deposit({ outputAmount: 32_000n }));
+    await store.transfers.claim(claimed.id, OWNER_A, LEASE_MS, NOW);
+
+    const expected = big + 2n + 3n + 5n;
+    expect(await store.transfers.sumOutputSentSince(137, usdc137, NOW - HOUR)).toBe(expected);
+    expect(await other.transfers.sumOutputSentSince(137, usdc137.toLowerCase(), NOW - HOUR)).toBe(expected);
+    expect(await store.transfers.sumOutputSentSince(137, usdc137, NOW + 1)).toBe(0n);
+    expect(await store.transfers.sumOutputSentSince(10, usdc137, NOW - HOUR)).toBe(4_000n);
   });
 
   it('keeps scan cursors per chain and contract', async () => {

@@ -10,7 +10,7 @@ import {
 } from '../../devnet/fork/balance-slot';
 import { forkFunding, knownForkWorld } from '../../devnet/fork/deploy-forked';
 import { FORK_CONTRACTS } from '../../devnet/fork-addresses';
-import { manifestErrors } from '../../devnet/manifest-validator';
+import { MANIFEST_BRIDGE_KEYS, manifestErrors } from '../../devnet/manifest-validator';
 import { fundAmount, tokenSpec, worldSpec } from '../../devnet/world/world-spec';
 
 const TOKEN = '0x00000000000000000000000000000000000000Aa';
@@ -137,11 +137,22 @@ describe.each([1, 137])('the real tokens forked mode knows on chain %i', (chainI
         spokePool: ours,
         crossChainEntry: ours,
         lockReleaseBridge: ours,
+        rootBundleAdmin: ours,
       },
       tokens: world.tokens,
       accounts: [],
     };
     expect(manifestErrors({ version: 1, chains: [entry] })).toEqual([]);
+    // The bridges are ours on a fork too (deployed there, not known), all four of them.
+    for (const key of MANIFEST_BRIDGE_KEYS) expect(world.contracts).not.toHaveProperty(key);
+    const threeBridges = Object.fromEntries(
+      Object.entries(entry.contracts).filter(([key]) => key !== 'rootBundleAdmin'),
+    );
+    expect(manifestErrors({ version: 1, chains: [{ ...entry, contracts: threeBridges }] })).toEqual([
+      expect.stringMatching(
+        /^\$\.chains\[0\]\.contracts must have exactly the keys .*, rootBundleAdmin in this order/,
+      ),
+    ]);
     for (const token of world.tokens) expect(getAddress(token.address)).toBe(token.address);
   });
 

@@ -48,6 +48,7 @@ function chainEntry(chainId: number, rpcUrl: string): ManifestChain {
       spokePool: address(base + 11),
       crossChainEntry: address(base + 12),
       lockReleaseBridge: address(base + 13),
+      rootBundleAdmin: address(base + 19),
     },
     tokens: [{ symbol: 'WETH', address: address(base + 1), decimals: 18 }],
     accounts: testAccounts,
@@ -121,6 +122,7 @@ describe('DEVNET_MANIFEST', () => {
           spokePool: address(111),
           crossChainEntry: address(112),
           lockReleaseBridge: address(113),
+          rootBundleAdmin: address(119),
         },
       },
       expect.objectContaining({
@@ -141,6 +143,7 @@ describe('DEVNET_MANIFEST', () => {
       'spokePool',
       'crossChainEntry',
       'lockReleaseBridge',
+      'rootBundleAdmin',
     ]);
     // The mapped chains pass the service's configuration checks as they are.
     const config = loadConfig({ DEVNET_MANIFEST: file }, { chains: found.chains });

@@ -5,6 +5,7 @@ import { getAddress } from 'ethers';
 import { devnetKeys } from '../../devnet/keys';
 import { writeManifest, type ManifestChain } from '../../devnet/manifest';
 import {
+  MANIFEST_BRIDGE_KEYS,
   MANIFEST_CONTRACT_KEYS,
   expectedContractKeys,
   manifestErrors,
@@ -57,6 +58,13 @@ describe('the devnet manifest’s contract keys', () => {
       'spokePool',
       'crossChainEntry',
       'lockReleaseBridge',
+      'rootBundleAdmin',
+    ]);
+    expect(MANIFEST_BRIDGE_KEYS).toEqual([
+      'spokePool',
+      'crossChainEntry',
+      'lockReleaseBridge',
+      'rootBundleAdmin',
     ]);
     expect(errorsOf(MANIFEST_CONTRACT_KEYS)).toEqual([]);
   });
@@ -64,7 +72,7 @@ describe('the devnet manifest’s contract keys', () => {
   it.each([
     [
       'a chain without Cancun (no Uniswap V4, no bridges)',
-      ['uniswapV4PoolManager', 'spokePool', 'crossChainEntry', 'lockReleaseBridge'],
+      ['uniswapV4PoolManager', 'spokePool', 'crossChainEntry', 'lockReleaseBridge', 'rootBundleAdmin'],
     ],
     ['a fork (no StableSwap of ours)', ['stableSwapFactory']],
     [
@@ -93,6 +101,25 @@ describe('the devnet manifest’s contract keys', () => {
     expect(errorsOf(without('multicall'))).toHaveLength(1);
   });
 
+  it('wants the four bridge contracts together: a manifest of the three bridges before the RootBundleAdmin is refused', () => {
+    const [threeBridges] = errorsOf(without('rootBundleAdmin'));
+    expect(threeBridges).toBe(
+      `$.chains[0].contracts must have exactly the keys ${MANIFEST_CONTRACT_KEYS.join(', ')} in this order ` +
+        `(has ${without('rootBundleAdmin').join(', ')})`,
+    );
+    for (const key of MANIFEST_BRIDGE_KEYS) expect(errorsOf(without(key))).toHaveLength(1);
+    // The RootBundleAdmin alone names the whole group, as any bridge key does.
+    expect(expectedContractKeys({ rootBundleAdmin: address(1) }).slice(-4)).toEqual([
+      ...MANIFEST_BRIDGE_KEYS,
+    ]);
+    // Its address is an EIP-55 address like every other.
+    const full = chainWith(MANIFEST_CONTRACT_KEYS);
+    const contracts = { ...full.contracts, rootBundleAdmin: `0x${'ab'.repeat(20)}` };
+    expect(manifestErrors({ version: 1, chains: [{ ...full, contracts }] })).toEqual([
+      expect.stringContaining('$.chains[0].contracts.rootBundleAdmin'),
+    ]);
+  });
+
   it('names the keys a contracts object must have: the base ones and each optional group it touches', () => {
     expect(
       expectedContractKeys({ weth: address(1), balancerVault: address(2), spokePool: address(3) }),
@@ -106,6 +133,7 @@ describe('the devnet manifest’s contract keys', () => {
       'spokePool',
       'crossChainEntry',
       'lockReleaseBridge',
+      'rootBundleAdmin',
     ]);
     // A key set to undefined does not count as listed.
     expect(expectedContractKeys({ stableSwapFactory: undefined })).not.toContain('stableSwapFactory');

@@ -1,6 +1,4 @@
-import type { ChainClient } from '../../chain/chain-client';
-import { contractLogs, readView, uintTopic } from '../chain-reads';
-import { lockReleaseBridgeInterface } from '../contracts';
+import { latestBlock } from '../chain-reads';
 import { NoTransferStatus, type TransferStatusReport } from '../cross-chain-provider';
 import {
   deliveredToken,
@@ -9,29 +7,15 @@ import {
   TRANSFER_DETAIL,
   TRANSFER_STATUS,
 } from '../source-status';
-import { decodeReleased, lockedEventsOf, type LockedEvent, type ReleasedEvent } from './locked-event';
+import { findReleased, isReleased, LOCK_STATE, pendingReleaseAt, readLock } from './bridge-reads';
+import { lockedEventsOf } from './locked-event';
 import { lockReleaseChain, type LockReleaseDeps } from './lock-release-deps';
-
-/** The Released event of the lock on the destination bridge. */
-async function findRelease(
-  client: ChainClient,
-  bridge: string,
-  originChainId: number,
-  lock: LockedEvent,
-): Promise<ReleasedEvent | undefined> {
-  const event = lockReleaseBridgeInterface().getEvent('Released');
-  if (!event) throw new Error('the LockReleaseBridge ABI has no Released event');
-  const logs = await contractLogs(client, bridge, [
-    event.topicHash,
-    uintTopic(originChainId),
-    uintTopic(lock.nonce),
-  ]);
-  return logs.map(decodeReleased).find((released) => released !== undefined);
-}
 
 /**
  * The lock's status from the chains: the source receipt's Locked event, the origin confirmations the keeper waits
- * for before relaying, and `released(originChainId, nonce)` with its Released event on the destination.
+ * for before relaying, the lock's state on the origin (refunded, or waiting past its deadline for its refund), and
+ * on the destination `released(originChainId, originBridge, nonce)` with its Released event (or a release waiting
+ * the bridge's delay).
  */
 export async function lockReleaseStatus(
   deps: LockReleaseDeps,
@@ -69,18 +53,25 @@ export async function lockReleaseStatus(
   if (!destination || !destinationClient) {
     throw new NoTransferStatus(`Destination chain ${destinationChainId} of the lock is not served here`);
   }
-  const released = await readView<boolean>(
-    destinationClient,
-    lockReleaseBridgeInterface(),
-    destination.bridge,
-    'released',
-    [query.chainId, lock.nonce],
-  );
-  if (!released) return report(TRANSFER_STATUS.pending, TRANSFER_DETAIL.bridgePending);
-  const release = await findRelease(destinationClient, destination.bridge, query.chainId, lock);
+  const lockRecord = await readLock(client, origin.bridge, lock.nonce);
+  if (lockRecord.state === LOCK_STATE.refunded) return report(TRANSFER_STATUS.refund, TRANSFER_DETAIL.refund);
+  if (lockRecord.state === LOCK_STATE.locked) {
+    // Not accepted for release: past its deadline the depositor (or the keeper) takes it back on the origin.
+    const originTime = (await latestBlock(client)).timestamp;
+    return originTime > lockRecord.deadline
+      ? report(TRANSFER_STATUS.pending, TRANSFER_DETAIL.refundPending)
+      : report(TRANSFER_STATUS.pending, TRANSFER_DETAIL.bridgePending);
+  }
+  const message = { originChainId: query.chainId, originBridge: origin.bridge, nonce: lock.nonce };
+  if (!(await isReleased(destinationClient, destination.bridge, message)))
+    return report(TRANSFER_STATUS.pending, TRANSFER_DETAIL.bridgePending);
+  if ((await pendingReleaseAt(destinationClient, destination.bridge, message)) !== undefined)
+    return report(TRANSFER_STATUS.pending, TRANSFER_DETAIL.releaseDelayed);
+  const release = await findReleased(destinationClient, destination.bridge, message);
+  if (!release) return report(TRANSFER_STATUS.pending, TRANSFER_DETAIL.bridgePending);
   return {
     ...report(TRANSFER_STATUS.success, TRANSFER_DETAIL.success),
-    toTxHash: release?.transactionHash ?? null,
-    toAmount: (release?.amount ?? lock.outputAmount).toString(),
+    toTxHash: release.transactionHash,
+    toAmount: release.amount.toString(),
   };
 }

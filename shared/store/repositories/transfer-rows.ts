@@ -5,8 +5,10 @@ export const TRANSFER_PROVIDERS: readonly TransferProvider[] = ['intent', 'lock-
 
 /**
  * Intent states: deposited → filling → filled → repaid; deposited → expired → refunded; deposited | filling →
- * filled_by_other. Lock-release states: locked → releasing → released. Both: an initial row whose deposit left
- * the canonical chain (origin reorg) is `reorged` until the indexer finds it again.
+ * filled_by_other. Lock-release states: locked → releasing → released; releasing → release_queued (the release
+ * waits the bridge's delay) → released, or → locked when the bridge's owner cancelled it; locked → refunded (paid
+ * back on the origin). Both: an initial row whose deposit left the canonical chain (origin reorg) is `reorged` until
+ * the indexer finds it again.
  */
 export const INTENT_STATUSES = [
   'deposited',
@@ -18,7 +20,14 @@ export const INTENT_STATUSES = [
   'filled_by_other',
   'reorged',
 ] as const;
-export const LOCK_RELEASE_STATUSES = ['locked', 'releasing', 'released', 'reorged'] as const;
+export const LOCK_RELEASE_STATUSES = [
+  'locked',
+  'releasing',
+  'release_queued',
+  'released',
+  'refunded',
+  'reorged',
+] as const;
 export type IntentStatus = (typeof INTENT_STATUSES)[number];
 export type LockReleaseStatus = (typeof LOCK_RELEASE_STATUSES)[number];
 export type TransferStatus = IntentStatus | LockReleaseStatus;

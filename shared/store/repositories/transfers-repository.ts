@@ -23,6 +23,15 @@ const TABLE = 'cross_chain_transfers';
 const CURSORS = 'cross_chain_cursors';
 /** Rows a sweep looks at per call; the next tick takes the rest. */
 const SWEEP_LIMIT = 100;
+/** States in which a transfer's output has left (or is leaving) the relayer's or the bridge's hands. */
+const PAID_OUT_STATUSES: readonly TransferStatus[] = [
+  'filling',
+  'filled',
+  'repaid',
+  'releasing',
+  'release_queued',
+  'released',
+];
 
 /**
  * Cross-chain transfers (`cross_chain_transfers`), one row per deposit, unique per (provider, origin chain,
@@ -91,6 +100,7 @@ export class TransfersRepository {
     const key = {
       provider: deposit.provider,
       origin_chain_id: deposit.originChainId,
+      origin_contract: deposit.originContract.toLowerCase(),
       deposit_id: deposit.depositId,
     };
     const changed = await this.knex(TABLE)
@@ -117,9 +127,14 @@ export class TransfersRepository {
     provider: TransferProvider,
     originChainId: number,
     depositId: string,
+    originContract?: string,
   ): Promise<Transfer | undefined> {
     const row: TransferRow | undefined = await this.knex(TABLE)
       .where({ provider, origin_chain_id: originChainId, deposit_id: depositId })
+      .modify((q) => {
+        if (originContract) void q.where('origin_contract', originContract.toLowerCase());
+      })
+      .orderBy('created_at', 'desc')
       .first();
     return row ? transferFromRow(row) : undefined;
   }
@@ -230,6 +245,24 @@ export class TransfersRepository {
     return rows.map(transferFromRow);
   }
 
+  /**
+   * What was paid out of one token on a destination chain since `sinceMs`: the output amounts (base units) of the
+   * transfers of either provider whose destination transaction was sent then or later and is in flight or done.
+   * Summed here as exact integers: the column is a decimal string, which SQL would sum as a float.
+   */
+  async sumOutputSentSince(destinationChainId: number, token: string, sinceMs: number): Promise<bigint> {
+    const address = token.toLowerCase();
+    // Intents store the token as bytes32, locks as an address.
+    const forms = [address, `0x${'0'.repeat(24)}${address.slice(2)}`];
+    const rows: { output_amount: string }[] = await this.knex(TABLE)
+      .where({ destination_chain_id: destinationChainId })
+      .whereIn('status', [...PAID_OUT_STATUSES])
+      .andWhere('fill_sent_at', '>=', sinceMs)
+      .andWhereRaw('lower(output_token) in (?, ?)', forms)
+      .select('output_amount');
+    return rows.reduce((sum, r) => sum + BigInt(r.output_amount), 0n);
+  }
+
   /** Transfers per provider and status: the keeper's gauge. */
   async countByStatus(): Promise<{ provider: TransferProvider; status: TransferStatus; count: number }[]> {
     const rows: { provider: string; status: string; count: number | string }[] = await this.knex(TABLE)
@@ -312,9 +345,11 @@ export class TransfersRepository {
   ): Promise<boolean> {
     const row = await this.findById(id);
     if (!row) return false;
+    const from: TransferStatus[] = [INITIAL_STATUS[row.provider], IN_FLIGHT_STATUS[row.provider]];
+    if (row.provider === 'lock-release') from.push('release_queued');
     const changed = await this.knex(TABLE)
       .where({ id })
-      .whereIn('status', [INITIAL_STATUS[row.provider], IN_FLIGHT_STATUS[row.provider]])
+      .whereIn('status', from)
       .update({
         status: DONE_STATUS[row.provider],
         fill_tx_hash: fill.txHash,
@@ -325,6 +360,69 @@ export class TransfersRepository {
         ...this.moves.noLease(),
         ...this.moves.bump(nowMs),
       });
+    return changed > 0;
+  }
+
+  /**
+   * locked | releasing → release_queued: our release was mined and waits the bridge's delay (it was past the token's
+   * hourly limit); the lease is given up.
+   */
+  async markReleaseQueued(
+    id: string,
+    release: { txHash: string; blockNumber: number; blockHash: string },
+    nowMs: number,
+  ): Promise<boolean> {
+    // A receipt is a fact whoever holds the lease (a release found after a crash too).
+    const changed = await this.knex(TABLE)
+      .where({ id, provider: 'lock-release' })
+      .whereIn('status', ['locked', 'releasing'])
+      .update({
+        fill_tx_hash: release.txHash,
+        fill_block_number: release.blockNumber,
+        fill_block_hash: release.blockHash,
+        status: 'release_queued',
+        fill_raw_tx: null,
+        ...this.moves.noLease(),
+        ...this.moves.bump(nowMs),
+      });
+    return changed > 0;
+  }
+
+  /** release_queued → locked: the bridge's owner cancelled the delayed release; the lock may be released again. */
+  async requeueCancelledRelease(
+    id: string,
+    reason: string,
+    nextAttemptAt: number,
+    nowMs: number,
+  ): Promise<boolean> {
+    const changed = await this.knex(TABLE)
+      .where({ id, provider: 'lock-release', status: 'release_queued' })
+      .update({
+        status: 'locked',
+        ...NO_FILL_TX,
+        fill_block_number: null,
+        fill_block_hash: null,
+        next_attempt_at: nextAttemptAt,
+        last_error: errorText(reason),
+        ...this.moves.bump(nowMs),
+      });
+    return changed > 0;
+  }
+
+  /** Delayed releases of a destination chain, oldest first. */
+  async listReleaseQueued(destinationChainId: number, limit: number): Promise<Transfer[]> {
+    const rows: TransferRow[] = await this.knex(TABLE)
+      .where({ provider: 'lock-release', destination_chain_id: destinationChainId, status: 'release_queued' })
+      .orderBy('updated_at', 'asc')
+      .limit(limit);
+    return rows.map(transferFromRow);
+  }
+
+  /** locked → refunded: the origin bridge paid the lock back to its depositor. */
+  async markLockRefunded(id: string, reason: string, nowMs: number): Promise<boolean> {
+    const changed = await this.knex(TABLE)
+      .where({ id, provider: 'lock-release', status: 'locked' })
+      .update({ status: 'refunded', last_error: errorText(reason), ...this.moves.bump(nowMs) });
     return changed > 0;
   }
 

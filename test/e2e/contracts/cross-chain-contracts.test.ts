@@ -5,6 +5,7 @@ import {
   MaxUint256,
   Wallet,
   ZeroAddress,
+  getAddress,
   id,
   type ContractTransactionResponse,
   type JsonRpcProvider,
@@ -13,7 +14,13 @@ import {
 import { devnetKeys } from '../../../devnet/keys';
 import { startChain, type ChainHandle } from '../../../devnet/start-chain';
 import { WETH_ABI } from '../../../devnet/world/abis';
+import { bridgeInventory } from '../../../devnet/world/bridge-inventory';
+import {
+  DEVNET_LOCK_TIMEOUT_SECONDS,
+  DEVNET_RELEASE_DELAY_SECONDS,
+} from '../../../devnet/world/deploy-bridges';
 import { deployWorld, type DeployedWorld } from '../../../devnet/world/deploy-world';
+import { worldSpec } from '../../../devnet/world/world-spec';
 import {
   addressToBytes32,
   FillStatus,
@@ -29,28 +36,55 @@ import {
 import {
   crossChainEntryInterface,
   lockReleaseBridgeInterface,
+  rootBundleAdminInterface,
   spokePoolInterface,
 } from '../../../shared/bridges/contracts';
-import { lockedEventsOf, releasedEventsOf } from '../../../shared/bridges/lock-release/locked-event';
+import {
+  findReleased,
+  findReleaseQueued,
+  isReleased,
+  LOCK_STATE,
+  pendingReleaseAt,
+  readLock,
+  type ReleaseMessage,
+} from '../../../shared/bridges/lock-release/bridge-reads';
+import {
+  lockedEventsOf,
+  releasedEventsOf,
+  releaseQueuedEventsOf,
+  type LockedEvent,
+} from '../../../shared/bridges/lock-release/locked-event';
+import { ChainClient } from '../../../shared/chain/chain-client';
+import { DEFAULT_PROTOCOL_FEE_PIPS } from '../../../shared/domain/protocol-fee';
 
 /**
  * The bridge contracts on two anvil chains with the fixture world: deposits through our CrossChainEntry into the
- * real Across SpokePool (fees paid in the source token), fills by the relayer from its seeded inventory, a root
- * bundle that repays the relayer and refunds an expired deposit, and the lock-and-release bridge.
+ * real Across SpokePool (fees paid in the source token, the protocol fee at least the entry's pips), fills by the
+ * relayer from its seeded inventory, root bundles proposed to the RootBundleAdmin that owns the SpokePool, and the
+ * lock-and-release bridge: locks that paid our fees or not, acceptance and refunds on the origin, releases within
+ * the hourly limit at once and beyond it after the delay, and the keys the owner rotates.
  */
 
 const ORIGIN = 1;
 const DESTINATION = 137;
 const GAS_LIMIT = 3_000_000n;
+const PIPS = 1_000_000n;
 const keys = devnetKeys();
+/** Owns the LockReleaseBridges and the RootBundleAdmins (the world's deployer). */
+const owner = () => keys.deployer;
+/** A funded account with no role on any bridge contract. */
+const stranger = () => keys.accounts[1]!;
 
 interface Side {
   chain: ChainHandle;
   provider: JsonRpcProvider;
+  /** The shared readers' access to the chain. */
+  client: ChainClient;
   world: DeployedWorld;
   spoke: Contract;
   entry: Contract;
   bridge: Contract;
+  rootBundleAdmin: Contract;
   token(symbol: string): string;
 }
 
@@ -74,10 +108,12 @@ async function startSide(chainId: number): Promise<Side> {
     return {
       chain,
       provider: chain.provider,
+      client: new ChainClient({ chainId, name: `chain ${chainId}`, rpcUrls: [chain.rpcUrl] }),
       world,
       spoke: at(world.contracts.spokePool, spokePoolInterface()),
       entry: at(world.contracts.crossChainEntry, crossChainEntryInterface()),
       bridge: at(world.contracts.lockReleaseBridge, lockReleaseBridgeInterface()),
+      rootBundleAdmin: at(world.contracts.rootBundleAdmin, rootBundleAdminInterface()),
       token: (symbol) => {
         const token = world.tokens.find((t) => t.symbol === symbol);
         if (!token) throw new Error(`no ${symbol} on chain ${chainId}`);
@@ -97,6 +133,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  for (const s of sides.values()) s.client.close();
   await Promise.all([...sides.values()].map((s) => s.chain.stop()));
 });
 
@@ -135,13 +172,28 @@ async function revertName(
     if (data.startsWith('0x08c379a0'))
       return `Error(${AbiCoder.defaultAbiCoder().decode(['string'], `0x${data.slice(10)}`)[0] as string})`;
     // A SpokePool error bubbles up through the entry: any of the bridges' interfaces names it.
-    for (const iface of [contract.interface, spokePoolInterface(), crossChainEntryInterface()]) {
+    for (const iface of [
+      contract.interface,
+      spokePoolInterface(),
+      crossChainEntryInterface(),
+      lockReleaseBridgeInterface(),
+      rootBundleAdminInterface(),
+    ]) {
       const parsed = iface.parseError(data);
       if (parsed) return parsed.name;
     }
     return `unknown ${data}`;
   }
   throw new Error(`${method} did not revert`);
+}
+
+/** The events `contract` emitted in the receipt, as [name, ...args]. */
+function eventsOf(receipt: TransactionReceipt, contract: Contract): unknown[][] {
+  const address = (contract.target as string).toLowerCase();
+  return receipt.logs
+    .filter((l) => l.address.toLowerCase() === address)
+    .map((l) => contract.interface.parseLog(l)!)
+    .map((e) => [e.name, ...e.args]);
 }
 
 async function balance(s: Side, token: string | 'native', owner: string): Promise<bigint> {
@@ -153,11 +205,35 @@ async function now(s: Side): Promise<number> {
   return (await s.provider.getBlock('latest'))!.timestamp;
 }
 
-/** 0.15% protocol fee and 0.5% integrator fee out of what the account spends, the rest to the bridge. */
+/** Moves the chain's clock `seconds` forward and mines a block there. */
+async function passTime(s: Side, seconds: number): Promise<void> {
+  await s.chain.increaseTime(seconds);
+  await s.chain.mine();
+}
+
+/**
+ * 0.15% protocol fee (the entry's DEFAULT_PROTOCOL_FEE_PIPS of what the account spends, rounded down as the entry
+ * rounds its minimum) and 0.5% integrator fee, the rest to the bridge.
+ */
 function split(total: bigint) {
-  const protocolFee = (total * 15n) / 10_000n;
+  const protocolFee = (total * BigInt(DEFAULT_PROTOCOL_FEE_PIPS)) / PIPS;
   const integratorFee = (total * 50n) / 10_000n;
   return { inputAmount: total - protocolFee - integratorFee, protocolFee, integratorFee };
+}
+
+/**
+ * The least protocol fee the entry takes for `inputAmount` bridged and `integratorFee`: the smallest p with
+ * p ≥ floor((input + p + integratorFee) × pips / 1e6). One unit less reverts BadFee.
+ */
+function minProtocolFee(
+  inputAmount: bigint,
+  integratorFee: bigint,
+  pips = BigInt(DEFAULT_PROTOCOL_FEE_PIPS),
+) {
+  let fee = ((inputAmount + integratorFee) * pips) / (PIPS - pips);
+  while (fee < ((inputAmount + fee + integratorFee) * pips) / PIPS) fee += 1n;
+  while (fee > 0n && fee - 1n >= ((inputAmount + fee - 1n + integratorFee) * pips) / PIPS) fee -= 1n;
+  return fee;
 }
 
 const integrator = new Wallet(id('cross-chain-contracts/integrator')).address;
@@ -198,7 +274,6 @@ async function depositIntent(a: IntentArgs): Promise<{ receipt: TransactionRecei
   expect(deposits).toHaveLength(1);
   return { receipt, deposit: deposits[0]! };
 }
-
 // ---- state shared along the story ----
 
 let usdcDeposit: FundsDeposit;
@@ -327,14 +402,20 @@ describe('intent deposits through CrossChainEntry', () => {
     );
   });
 
-  it('sends nothing for a zero fee', async () => {
+  it('refuses a protocol fee under its pips, rounded down, and sends no integrator fee of zero', async () => {
     const origin = side(ORIGIN);
     const dai = origin.token('DAI');
     const amount = 100n * 10n ** 18n;
+    expect(await origin.entry.getFunction('protocolFeePips')()).toBe(BigInt(DEFAULT_PROTOCOL_FEE_PIPS));
+    const protocolFee = minProtocolFee(amount, 0n);
     await mined(
-      send(new Contract(dai, WETH_ABI, origin.provider), user(), 'approve', [origin.entry.target, amount]),
+      send(new Contract(dai, WETH_ABI, origin.provider), user(), 'approve', [
+        origin.entry.target,
+        amount + protocolFee,
+      ]),
     );
     const feeBefore = await balance(origin, dai, keys.protocolFeeRecipient);
+    const integratorBefore = await balance(origin, dai, integrator);
     const ts = await now(origin);
     const d = {
       inputToken: dai,
@@ -348,19 +429,39 @@ describe('intent deposits through CrossChainEntry', () => {
       fillDeadline: ts + 600,
       exclusivityParameter: 0,
     };
-    const receipt = await mined(
-      send(origin.entry, user(), 'depositIntent', [
+    const noFees = { protocolFee: 0n, integratorFee: 0n, integratorFeeRecipient: ZeroAddress };
+    expect(await revertName(origin.entry, user(), 'depositIntent', [d, noFees, ts + 300])).toBe('BadFee');
+    expect(
+      await revertName(origin.entry, user(), 'depositIntent', [
         d,
-        { protocolFee: 0n, integratorFee: 0n, integratorFeeRecipient: ZeroAddress },
+        { ...noFees, protocolFee: protocolFee - 1n },
         ts + 300,
       ]),
+    ).toBe('BadFee');
+    const receipt = await mined(
+      send(origin.entry, user(), 'depositIntent', [d, { ...noFees, protocolFee }, ts + 300]),
     );
     const transfers = receipt.logs.filter(
       (l) => l.address === dai && l.topics[0] === id('Transfer(address,address,uint256)'),
     );
-    // Account → entry, entry → SpokePool: no fee transfer.
-    expect(transfers).toHaveLength(2);
-    expect(await balance(origin, dai, keys.protocolFeeRecipient)).toBe(feeBefore);
+    // Account → entry, entry → protocol fee recipient, entry → SpokePool: no integrator fee transfer.
+    expect(transfers).toHaveLength(3);
+    expect(await balance(origin, dai, keys.protocolFeeRecipient)).toBe(feeBefore + protocolFee);
+    expect(await balance(origin, dai, integrator)).toBe(integratorBefore);
+    // Under 1e6 / pips base units the minimum rounds down to nothing: a dust deposit owes no fee.
+    const dust = PIPS / BigInt(DEFAULT_PROTOCOL_FEE_PIPS);
+    expect(minProtocolFee(dust, 0n)).toBe(0n);
+    await mined(
+      send(new Contract(dai, WETH_ABI, origin.provider), user(), 'approve', [origin.entry.target, dust]),
+    );
+    await mined(
+      send(origin.entry, user(), 'depositIntent', [
+        { ...d, inputAmount: dust, outputAmount: dust },
+        noFees,
+        (await now(origin)) + 300,
+      ]),
+    );
+    expect(await balance(origin, dai, keys.protocolFeeRecipient)).toBe(feeBefore + protocolFee);
   });
 });
 
@@ -440,8 +541,20 @@ describe('fills on the destination', () => {
   });
 });
 
-describe('a root bundle on the origin', () => {
-  it('repays the relayer for its fills and refunds the expired deposit to its depositor', async () => {
+describe('root bundles through the RootBundleAdmin that owns the origin SpokePool', () => {
+  it('is the SpokePool’s owner, owned by the deployer, with the bridge admin as proposer', async () => {
+    for (const s of [side(ORIGIN), side(DESTINATION)]) {
+      expect(await s.spoke.getFunction('owner')()).toBe(getAddress(s.world.contracts.rootBundleAdmin!));
+      expect(await s.rootBundleAdmin.getFunction('owner')()).toBe(owner().address);
+      expect(await s.rootBundleAdmin.getFunction('proposer')()).toBe(keys.bridgeAdmin.address);
+      expect(await s.rootBundleAdmin.getFunction('spokePool')()).toBe(
+        getAddress(s.world.contracts.spokePool!),
+      );
+      expect(await s.rootBundleAdmin.getFunction('liveness')()).toBe(0n);
+    }
+  });
+
+  it('relays a root bundle the bridge admin proposed, executed by anyone, that repays the relayer and refunds the expired deposit', async () => {
     const origin = side(ORIGIN);
     const usdc = origin.token('USDC');
     const weth = origin.world.contracts.weth;
@@ -473,17 +586,48 @@ describe('a root bundle on the origin', () => {
       },
     ];
     const tree = buildRelayerRefundTree(leaves);
-    expect(
-      await revertName(origin.spoke, keys.relayer, 'relayRootBundle', [tree.root, EMPTY_MERKLE_ROOT]),
-    ).toBe('reverted without data');
-    const relayed = await mined(
-      send(origin.spoke, keys.bridgeAdmin, 'relayRootBundle', [tree.root, EMPTY_MERKLE_ROOT]),
+    // The SpokePool's owner is a contract: no key relays a root bundle to the pool itself, the bridge admin's
+    // (its owner before) and the deployer's (the RootBundleAdmin's owner) included.
+    for (const key of [keys.bridgeAdmin, owner(), keys.relayer]) {
+      expect(await revertName(origin.spoke, key, 'relayRootBundle', [tree.root, EMPTY_MERKLE_ROOT])).toBe(
+        'reverted without data',
+      );
+    }
+    // Only the proposer proposes: not a stranger, not the owner.
+    for (const key of [stranger(), owner(), keys.relayer]) {
+      expect(await revertName(origin.rootBundleAdmin, key, 'propose', [tree.root, EMPTY_MERKLE_ROOT])).toBe(
+        'NotProposer',
+      );
+    }
+    const proposed = await mined(
+      send(origin.rootBundleAdmin, keys.bridgeAdmin, 'propose', [tree.root, EMPTY_MERKLE_ROOT]),
     );
+    const proposedAt = (await origin.provider.getBlock(proposed.blockNumber))!.timestamp;
+    expect(eventsOf(proposed, origin.rootBundleAdmin)).toEqual([
+      ['RootBundleProposed', 0n, tree.root, EMPTY_MERKLE_ROOT, BigInt(proposedAt)],
+    ]);
+    // Nothing reached the SpokePool yet.
+    expect(eventsOf(proposed, origin.spoke)).toEqual([]);
+    const proposal = await origin.rootBundleAdmin.getFunction('proposals')(0n);
+    expect([proposal.relayerRefundRoot, proposal.slowRelayRoot, proposal.executableAt]).toEqual([
+      tree.root,
+      EMPTY_MERKLE_ROOT,
+      BigInt(proposedAt),
+    ]);
+
+    // The liveness (none on the devnet) has passed: anyone executes it.
+    const relayed = await mined(send(origin.rootBundleAdmin, keys.accounts[2]!, 'execute', [0n]));
+    expect(eventsOf(relayed, origin.rootBundleAdmin)).toEqual([['RootBundleExecuted', 0n]]);
     const bundle = relayed.logs
       .map((l) => origin.spoke.interface.parseLog(l))
       .find((e) => e?.name === 'RelayedRootBundle');
     const rootBundleId = bundle!.args.rootBundleId as bigint;
     expect(rootBundleId).toBe(0n);
+    expect(bundle!.args.relayerRefundRoot).toBe(tree.root);
+    const stored = await origin.spoke.getFunction('rootBundles')(0n);
+    expect([stored.relayerRefundRoot, stored.slowRelayRoot]).toEqual([tree.root, EMPTY_MERKLE_ROOT]);
+    // A proposal is relayed once.
+    expect(await revertName(origin.rootBundleAdmin, stranger(), 'execute', [0n])).toBe('NotProposed');
 
     const before = {
       relayerUsdc: await balance(origin, usdc, keys.relayer.address),
@@ -532,15 +676,125 @@ describe('a root bundle on the origin', () => {
       ]),
     ).toBe('ClaimedMerkleLeaf');
   });
+
+  it('never relays a proposal the owner disputed; only the owner disputes', async () => {
+    const origin = side(ORIGIN);
+    const disputedRoot = id('cross-chain-contracts/disputed root');
+    const proposed = await mined(
+      send(origin.rootBundleAdmin, keys.bridgeAdmin, 'propose', [disputedRoot, EMPTY_MERKLE_ROOT]),
+    );
+    const [[, proposalId]] = eventsOf(proposed, origin.rootBundleAdmin) as [[string, bigint]];
+    expect(proposalId).toBe(1n);
+    for (const key of [keys.bridgeAdmin, stranger()]) {
+      expect(await revertName(origin.rootBundleAdmin, key, 'dispute', [proposalId])).toBe(
+        'OwnableUnauthorizedAccount',
+      );
+    }
+    const disputed = await mined(send(origin.rootBundleAdmin, owner(), 'dispute', [proposalId]));
+    expect(eventsOf(disputed, origin.rootBundleAdmin)).toEqual([['RootBundleDisputed', proposalId]]);
+    expect((await origin.rootBundleAdmin.getFunction('proposals')(proposalId)).executableAt).toBe(0n);
+    expect(await revertName(origin.rootBundleAdmin, stranger(), 'execute', [proposalId])).toBe('NotProposed');
+    expect(await revertName(origin.rootBundleAdmin, keys.bridgeAdmin, 'execute', [proposalId])).toBe(
+      'NotProposed',
+    );
+    expect(await revertName(origin.rootBundleAdmin, owner(), 'dispute', [proposalId])).toBe('NotProposed');
+
+    // The next proposal becomes the pool's second root bundle: the disputed one never reached it.
+    const nextRoot = id('cross-chain-contracts/next root');
+    await mined(send(origin.rootBundleAdmin, keys.bridgeAdmin, 'propose', [nextRoot, EMPTY_MERKLE_ROOT]));
+    const relayed = await mined(send(origin.rootBundleAdmin, stranger(), 'execute', [2n]));
+    const bundle = relayed.logs
+      .map((l) => origin.spoke.interface.parseLog(l))
+      .find((e) => e?.name === 'RelayedRootBundle');
+    expect([bundle?.args.rootBundleId, bundle?.args.relayerRefundRoot]).toEqual([1n, nextRoot]);
+  });
+
+  it('forwards the SpokePool’s other admin functions from the owner only', async () => {
+    const origin = side(ORIGIN);
+    const pause = (paused: boolean) => spokePoolInterface().encodeFunctionData('pauseDeposits', [paused]);
+    for (const key of [keys.bridgeAdmin, stranger()]) {
+      expect(await revertName(origin.rootBundleAdmin, key, 'adminCall', [pause(true)])).toBe(
+        'OwnableUnauthorizedAccount',
+      );
+    }
+    await mined(send(origin.rootBundleAdmin, owner(), 'adminCall', [pause(true)]));
+    expect(await origin.spoke.getFunction('pausedDeposits')()).toBe(true);
+    await mined(send(origin.rootBundleAdmin, owner(), 'adminCall', [pause(false)]));
+    expect(await origin.spoke.getFunction('pausedDeposits')()).toBe(false);
+    // A call the pool refuses reverts the admin call with the pool's reason.
+    const reinitialize = spokePoolInterface().encodeFunctionData('initialize', [0, owner().address]);
+    expect(await revertName(origin.rootBundleAdmin, owner(), 'adminCall', [reinitialize])).toBe(
+      'AdminCallFailed',
+    );
+  });
 });
 
 describe('the lock-and-release bridge', () => {
-  it('locks through the entry, releases once on the destination, by the releaser only', async () => {
+  const USDC_UNITS = 10n ** 6n;
+  const originBridge = () => getAddress(side(ORIGIN).world.contracts.lockReleaseBridge!);
+  const destinationBridge = () => getAddress(side(DESTINATION).world.contracts.lockReleaseBridge!);
+  /** The lock made through the entry (nonce 0) and the one made straight on the bridge (nonce 1). */
+  let entryLock: LockedEvent;
+  let directLock: LockedEvent;
+
+  /** A lock of `amount` USDC by the user straight on the origin bridge (approved without limit below). */
+  async function lockDirect(amount: bigint, recipient = Wallet.createRandom().address): Promise<LockedEvent> {
+    const origin = side(ORIGIN);
+    const receipt = await mined(
+      send(origin.bridge, user(), 'lock', [
+        user().address,
+        origin.token('USDC'),
+        amount,
+        side(DESTINATION).token('USDC'),
+        amount,
+        DESTINATION,
+        recipient,
+      ]),
+    );
+    const [locked] = lockedEventsOf(receipt.logs, originBridge());
+    return locked!;
+  }
+
+  /** The release arguments of a message for `amount` of the destination's USDC. */
+  function releaseArgs(m: ReleaseMessage, amount: bigint, recipient: string): unknown[] {
+    return [m.originChainId, m.originBridge, m.nonce, side(DESTINATION).token('USDC'), amount, recipient];
+  }
+
+  const releasableNow = (token: string) =>
+    side(DESTINATION).bridge.getFunction('releasableNow')(token) as Promise<bigint>;
+
+  it('is owned by the deployer and released by the bridge admin, with the entry as fee taker and the devnet’s timings and limits', async () => {
+    for (const s of [side(ORIGIN), side(DESTINATION)]) {
+      const view = (name: string, ...args: unknown[]) =>
+        s.bridge.getFunction(name)(...args) as Promise<unknown>;
+      expect(await view('owner')).toBe(owner().address);
+      expect(await view('releaser')).toBe(keys.bridgeAdmin.address);
+      expect(await view('feeTaker')).toBe(getAddress(s.world.contracts.crossChainEntry!));
+      expect(await view('wrappedNative')).toBe(getAddress(s.world.contracts.weth));
+      expect(await view('lockTimeout')).toBe(BigInt(DEVNET_LOCK_TIMEOUT_SECONDS));
+      expect(await view('releaseDelay')).toBe(BigInt(DEVNET_RELEASE_DELAY_SECONDS));
+      expect(await s.entry.getFunction('lockReleaseBridge')()).toBe(
+        getAddress(s.world.contracts.lockReleaseBridge!),
+      );
+      const inventory = bridgeInventory(worldSpec(s.world.chainId));
+      expect(inventory.length).toBeGreaterThan(1);
+      for (const token of inventory) {
+        const address = token.wrapped ? s.world.contracts.weth : s.token(token.symbol);
+        expect(token.releaseLimit).toBeGreaterThan(0n);
+        expect(await view('releaseLimit', address)).toBe(token.releaseLimit);
+        // No release yet: the whole hour's limit is open.
+        expect(await view('releasableNow', address)).toBe(token.releaseLimit);
+      }
+    }
+  });
+
+  it('locks through the entry for exactly the input and the fees, marked feesPaid, and refuses a protocol fee under its pips', async () => {
     const origin = side(ORIGIN);
     const destination = side(DESTINATION);
     const usdc = origin.token('USDC');
-    const total = 20_000n * 10n ** 6n;
-    const { inputAmount, protocolFee, integratorFee } = split(total);
+    const inputAmount = 20_000n * USDC_UNITS;
+    const integratorFee = 100n * USDC_UNITS;
+    const protocolFee = minProtocolFee(inputAmount, integratorFee);
     const recipient = Wallet.createRandom().address;
     await mined(
       send(new Contract(usdc, WETH_ABI, origin.provider), user(), 'approve', [
@@ -548,22 +802,38 @@ describe('the lock-and-release bridge', () => {
         MaxUint256,
       ]),
     );
-    const bridgeBefore = await balance(origin, usdc, origin.world.contracts.lockReleaseBridge!);
     const t = {
       inputToken: usdc,
       inputAmount,
       outputToken: destination.token('USDC'),
-      outputAmount: inputAmount - 4n * 10n ** 6n,
+      outputAmount: inputAmount - 4n * USDC_UNITS,
       destinationChainId: DESTINATION,
       recipient,
     };
     const fees = { protocolFee, integratorFee, integratorFeeRecipient: integrator };
-    const receipt = await mined(send(origin.entry, user(), 'lock', [t, fees, (await now(origin)) + 300]));
-    expect(await balance(origin, usdc, origin.world.contracts.lockReleaseBridge!)).toBe(
-      bridgeBefore + inputAmount,
-    );
-    const [locked] = lockedEventsOf(receipt.logs, origin.world.contracts.lockReleaseBridge!);
+    const deadline = (await now(origin)) + 300;
+    expect(
+      await revertName(origin.entry, user(), 'lock', [
+        t,
+        { ...fees, protocolFee: protocolFee - 1n },
+        deadline,
+      ]),
+    ).toBe('BadFee');
+    const holders = [user().address, keys.protocolFeeRecipient, integrator, originBridge()];
+    const before = await Promise.all(holders.map((h) => balance(origin, usdc, h)));
+    const receipt = await mined(send(origin.entry, user(), 'lock', [t, fees, deadline]));
+    const after = await Promise.all(holders.map((h) => balance(origin, usdc, h)));
+    expect(after.map((b, i) => b - before[i]!)).toEqual([
+      -(inputAmount + protocolFee + integratorFee),
+      protocolFee,
+      integratorFee,
+      inputAmount,
+    ]);
+    expect(await balance(origin, usdc, origin.entry.target as string)).toBe(0n);
+    const lockedAt = (await origin.provider.getBlock(receipt.blockNumber))!.timestamp;
+    const [locked] = lockedEventsOf(receipt.logs, originBridge());
     expect(locked).toMatchObject({
+      bridge: originBridge(),
       nonce: 0n,
       depositor: user().address,
       destinationChainId: 137n,
@@ -572,18 +842,346 @@ describe('the lock-and-release bridge', () => {
       outputToken: destination.token('USDC'),
       outputAmount: t.outputAmount,
       recipient,
+      deadline: lockedAt + DEVNET_LOCK_TIMEOUT_SECONDS,
+      feesPaid: true,
     });
+    expect(await readLock(origin.client, originBridge(), 0n)).toEqual({
+      depositor: user().address,
+      deadline: lockedAt + DEVNET_LOCK_TIMEOUT_SECONDS,
+      state: LOCK_STATE.locked,
+      token: usdc,
+      amount: inputAmount,
+    });
+    entryLock = locked!;
+  });
 
-    const args = [ORIGIN, locked!.nonce, locked!.outputToken, locked!.outputAmount, locked!.recipient];
+  it('marks a lock straight on the bridge as not having paid the fees', async () => {
+    const origin = side(ORIGIN);
+    const usdc = origin.token('USDC');
+    await mined(
+      send(new Contract(usdc, WETH_ABI, origin.provider), user(), 'approve', [originBridge(), MaxUint256]),
+    );
+    const bridgeBefore = await balance(origin, usdc, originBridge());
+    const locked = await lockDirect(500n * USDC_UNITS);
+    expect(await balance(origin, usdc, originBridge())).toBe(bridgeBefore + 500n * USDC_UNITS);
+    const lockedAt = (await origin.provider.getBlock(locked.blockNumber))!.timestamp;
+    expect(locked).toMatchObject({
+      nonce: 1n,
+      depositor: user().address,
+      inputAmount: 500n * USDC_UNITS,
+      deadline: lockedAt + DEVNET_LOCK_TIMEOUT_SECONDS,
+      feesPaid: false,
+    });
+    expect(await origin.bridge.getFunction('lockCount')()).toBe(2n);
+    directLock = locked;
+  });
+
+  it('accepts a lock on the origin and releases it once on the destination, by the releaser only', async () => {
+    const origin = side(ORIGIN);
+    const destination = side(DESTINATION);
+    const token = destination.token('USDC');
+    expect(await revertName(origin.bridge, keys.relayer, 'accept', [entryLock.nonce])).toBe('NotReleaser');
+    expect(await revertName(origin.bridge, keys.bridgeAdmin, 'accept', [999n])).toBe('NotLocked');
+    const accepted = await mined(send(origin.bridge, keys.bridgeAdmin, 'accept', [entryLock.nonce]));
+    expect(eventsOf(accepted, origin.bridge)).toEqual([['Accepted', entryLock.nonce]]);
+    expect((await readLock(origin.client, originBridge(), entryLock.nonce)).state).toBe(LOCK_STATE.accepted);
+    // A re-sent acceptance does nothing, and does not revert.
+    const again = await mined(send(origin.bridge, keys.bridgeAdmin, 'accept', [entryLock.nonce]));
+    expect(eventsOf(again, origin.bridge)).toEqual([]);
+
+    const message: ReleaseMessage = {
+      originChainId: ORIGIN,
+      originBridge: originBridge(),
+      nonce: entryLock.nonce,
+    };
+    const args = releaseArgs(message, entryLock.outputAmount, entryLock.recipient);
     expect(await revertName(destination.bridge, keys.relayer, 'release', args)).toBe('NotReleaser');
-    expect(await destination.bridge.getFunction('released')(ORIGIN, locked!.nonce)).toBe(false);
+    expect(await isReleased(destination.client, destinationBridge(), message)).toBe(false);
+    const room = await releasableNow(token);
     const released = await mined(send(destination.bridge, keys.bridgeAdmin, 'release', args));
-    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(locked!.outputAmount);
-    expect(releasedEventsOf(released.logs, destination.world.contracts.lockReleaseBridge!)).toMatchObject([
-      { originChainId: 1n, nonce: 0n, amount: locked!.outputAmount, recipient },
+    expect(await balance(destination, token, entryLock.recipient)).toBe(entryLock.outputAmount);
+    expect(releasedEventsOf(released.logs, destinationBridge())).toMatchObject([
+      {
+        originChainId: 1n,
+        originBridge: originBridge(),
+        nonce: 0n,
+        outputToken: token,
+        amount: entryLock.outputAmount,
+        recipient: entryLock.recipient,
+      },
     ]);
-    expect(await destination.bridge.getFunction('released')(ORIGIN, locked!.nonce)).toBe(true);
+    expect(releaseQueuedEventsOf(released.logs, destinationBridge())).toEqual([]);
+    expect((await findReleased(destination.client, destinationBridge(), message))?.transactionHash).toBe(
+      released.hash,
+    );
+    expect(await isReleased(destination.client, destinationBridge(), message)).toBe(true);
+    expect(await pendingReleaseAt(destination.client, destinationBridge(), message)).toBeUndefined();
+    // The release counts against the token's hourly limit.
+    expect(await releasableNow(token)).toBe(room - entryLock.outputAmount);
     expect(await revertName(destination.bridge, keys.bridgeAdmin, 'release', args)).toBe('AlreadyReleased');
+  });
+
+  it('lets the depositor take an unaccepted lock back after its deadline, never before, and an accepted lock never', async () => {
+    const origin = side(ORIGIN);
+    const usdc = origin.token('USDC');
+    for (const key of [user(), stranger()]) {
+      expect(await revertName(origin.bridge, key, 'refund', [directLock.nonce])).toBe('NotRefundable');
+    }
+    expect(await revertName(origin.bridge, keys.bridgeAdmin, 'refund', [entryLock.nonce])).toBe('NotLocked');
+
+    await passTime(origin, directLock.deadline - (await now(origin)) + 1);
+    expect(await now(origin)).toBeGreaterThan(directLock.deadline);
+    // Past the deadline the releaser can no longer accept it, and an accepted lock stays accepted.
+    expect(await revertName(origin.bridge, keys.bridgeAdmin, 'accept', [directLock.nonce])).toBe(
+      'LockExpired',
+    );
+    for (const key of [user(), keys.bridgeAdmin]) {
+      expect(await revertName(origin.bridge, key, 'refund', [entryLock.nonce])).toBe('NotLocked');
+    }
+    const userBefore = await balance(origin, usdc, user().address);
+    const refunded = await mined(send(origin.bridge, user(), 'refund', [directLock.nonce]));
+    expect(eventsOf(refunded, origin.bridge)).toEqual([
+      ['Refunded', directLock.nonce, user().address, usdc, directLock.inputAmount],
+    ]);
+    expect(await balance(origin, usdc, user().address)).toBe(userBefore + directLock.inputAmount);
+    expect((await readLock(origin.client, originBridge(), directLock.nonce)).state).toBe(LOCK_STATE.refunded);
+    expect((await readLock(origin.client, originBridge(), entryLock.nonce)).state).toBe(LOCK_STATE.accepted);
+    expect(await revertName(origin.bridge, user(), 'refund', [directLock.nonce])).toBe('NotLocked');
+  });
+
+  it('rotates the releaser by the owner only: the old key then accepts, refunds early and releases nothing, the new key does', async () => {
+    const origin = side(ORIGIN);
+    const destination = side(DESTINATION);
+    const usdc = origin.token('USDC');
+    const rotated = new Wallet(id('cross-chain-contracts/rotated releaser'));
+    const rotate = async (s: Side, to: string) => {
+      const receipt = await mined(send(s.bridge, owner(), 'setReleaser', [to]));
+      expect(eventsOf(receipt, s.bridge)).toEqual([['ReleaserSet', to]]);
+      expect(await s.bridge.getFunction('releaser')()).toBe(to);
+    };
+    for (const s of [origin, destination]) {
+      await s.chain.setBalance(rotated.address, 10n ** 18n);
+      for (const key of [stranger(), keys.bridgeAdmin, rotated]) {
+        expect(await revertName(s.bridge, key, 'setReleaser', [rotated.address])).toBe(
+          'OwnableUnauthorizedAccount',
+        );
+      }
+      expect(await revertName(s.bridge, owner(), 'setReleaser', [ZeroAddress])).toBe('ZeroAddress');
+      await rotate(s, rotated.address);
+    }
+    try {
+      const toAccept = await lockDirect(100n * USDC_UNITS);
+      const toRefund = await lockDirect(200n * USDC_UNITS);
+      const message: ReleaseMessage = {
+        originChainId: ORIGIN,
+        originBridge: originBridge(),
+        nonce: toAccept.nonce,
+      };
+      const args = releaseArgs(message, toAccept.outputAmount, toAccept.recipient);
+      // The old key: nothing. Refunding before the deadline is the releaser's alone, so it is a stranger's refund.
+      expect(await revertName(origin.bridge, keys.bridgeAdmin, 'accept', [toAccept.nonce])).toBe(
+        'NotReleaser',
+      );
+      expect(await revertName(origin.bridge, keys.bridgeAdmin, 'refund', [toRefund.nonce])).toBe(
+        'NotRefundable',
+      );
+      expect(await revertName(destination.bridge, keys.bridgeAdmin, 'release', args)).toBe('NotReleaser');
+
+      // The new key: all three.
+      const accepted = await mined(send(origin.bridge, rotated, 'accept', [toAccept.nonce]));
+      expect(eventsOf(accepted, origin.bridge)).toEqual([['Accepted', toAccept.nonce]]);
+      const userBefore = await balance(origin, usdc, user().address);
+      expect(await now(origin)).toBeLessThanOrEqual(toRefund.deadline);
+      await mined(send(origin.bridge, rotated, 'refund', [toRefund.nonce]));
+      expect(await balance(origin, usdc, user().address)).toBe(userBefore + toRefund.inputAmount);
+      expect((await readLock(origin.client, originBridge(), toRefund.nonce)).state).toBe(LOCK_STATE.refunded);
+      await mined(send(destination.bridge, rotated, 'release', args));
+      expect(await balance(destination, destination.token('USDC'), toAccept.recipient)).toBe(
+        toAccept.outputAmount,
+      );
+      expect(await isReleased(destination.client, destinationBridge(), message)).toBe(true);
+    } finally {
+      for (const s of [origin, destination]) await rotate(s, keys.bridgeAdmin.address);
+    }
+  });
+
+  it('queues a release past the hourly limit: unpaid, TooEarly before the delay, paid by anyone after it', async () => {
+    const destination = side(DESTINATION);
+    const token = destination.token('USDC');
+    const room = await releasableNow(token);
+    expect(room).toBeGreaterThan(0n);
+    const message: ReleaseMessage = { originChainId: ORIGIN, originBridge: originBridge(), nonce: 1_000n };
+    const recipient = Wallet.createRandom().address;
+    const amount = room + 1n;
+    const queued = await mined(
+      send(destination.bridge, keys.bridgeAdmin, 'release', releaseArgs(message, amount, recipient)),
+    );
+    const queuedAt = (await destination.provider.getBlock(queued.blockNumber))!.timestamp;
+    const executableAt = queuedAt + DEVNET_RELEASE_DELAY_SECONDS;
+    expect(releaseQueuedEventsOf(queued.logs, destinationBridge())).toMatchObject([
+      {
+        originChainId: 1n,
+        originBridge: originBridge(),
+        nonce: 1_000n,
+        outputToken: token,
+        amount,
+        recipient,
+        executableAt,
+      },
+    ]);
+    expect(releasedEventsOf(queued.logs, destinationBridge())).toEqual([]);
+    expect(await balance(destination, token, recipient)).toBe(0n);
+    // Taken (a second release is refused), waiting, and not counted against the limit.
+    expect(await isReleased(destination.client, destinationBridge(), message)).toBe(true);
+    expect(await pendingReleaseAt(destination.client, destinationBridge(), message)).toBe(executableAt);
+    expect((await findReleaseQueued(destination.client, destinationBridge(), message))?.transactionHash).toBe(
+      queued.hash,
+    );
+    expect(await findReleased(destination.client, destinationBridge(), message)).toBeUndefined();
+    expect(await releasableNow(token)).toBe(room);
+    expect(
+      await revertName(
+        destination.bridge,
+        keys.bridgeAdmin,
+        'release',
+        releaseArgs(message, amount, recipient),
+      ),
+    ).toBe('AlreadyReleased');
+    const execute = [message.originChainId, message.originBridge, message.nonce];
+    expect(await revertName(destination.bridge, stranger(), 'executeRelease', execute)).toBe('TooEarly');
+
+    await passTime(destination, DEVNET_RELEASE_DELAY_SECONDS);
+    const paid = await mined(send(destination.bridge, stranger(), 'executeRelease', execute));
+    expect(await balance(destination, token, recipient)).toBe(amount);
+    expect(releasedEventsOf(paid.logs, destinationBridge())).toMatchObject([
+      {
+        originChainId: 1n,
+        originBridge: originBridge(),
+        nonce: 1_000n,
+        outputToken: token,
+        amount,
+        recipient,
+      },
+    ]);
+    expect((await findReleased(destination.client, destinationBridge(), message))?.transactionHash).toBe(
+      paid.hash,
+    );
+    expect(await pendingReleaseAt(destination.client, destinationBridge(), message)).toBeUndefined();
+    expect(await isReleased(destination.client, destinationBridge(), message)).toBe(true);
+    expect(await revertName(destination.bridge, stranger(), 'executeRelease', execute)).toBe('NotPending');
+  });
+
+  it('lets the owner alone cancel a queued release, which re-opens the message', async () => {
+    const destination = side(DESTINATION);
+    const token = destination.token('USDC');
+    const message: ReleaseMessage = { originChainId: ORIGIN, originBridge: originBridge(), nonce: 1_001n };
+    const recipient = Wallet.createRandom().address;
+    const amount = (await releasableNow(token)) + 1n;
+    const args = releaseArgs(message, amount, recipient);
+    const key = [message.originChainId, message.originBridge, message.nonce];
+    await mined(send(destination.bridge, keys.bridgeAdmin, 'release', args));
+    expect(await pendingReleaseAt(destination.client, destinationBridge(), message)).toBeDefined();
+    for (const signer of [keys.bridgeAdmin, stranger()]) {
+      expect(await revertName(destination.bridge, signer, 'cancelRelease', key)).toBe(
+        'OwnableUnauthorizedAccount',
+      );
+    }
+    const cancelled = await mined(send(destination.bridge, owner(), 'cancelRelease', key));
+    expect(eventsOf(cancelled, destination.bridge)).toEqual([
+      ['ReleaseCancelled', 1n, originBridge(), 1_001n],
+    ]);
+    expect(await isReleased(destination.client, destinationBridge(), message)).toBe(false);
+    expect(await pendingReleaseAt(destination.client, destinationBridge(), message)).toBeUndefined();
+    expect(await revertName(destination.bridge, owner(), 'cancelRelease', key)).toBe('NotPending');
+    // Past the delay nothing is left to execute: the recipient stays unpaid.
+    await passTime(destination, DEVNET_RELEASE_DELAY_SECONDS);
+    expect(await revertName(destination.bridge, stranger(), 'executeRelease', key)).toBe('NotPending');
+    expect(await balance(destination, token, recipient)).toBe(0n);
+    // The message is open again: the releaser may release it anew (queued again, as it is still over the limit).
+    const again = await mined(send(destination.bridge, keys.bridgeAdmin, 'release', args));
+    expect(releaseQueuedEventsOf(again.logs, destinationBridge())).toHaveLength(1);
+    expect(await isReleased(destination.client, destinationBridge(), message)).toBe(true);
+    await mined(send(destination.bridge, owner(), 'cancelRelease', key));
+  });
+
+  it('releases at once up to the hourly limit, queues beyond it, and opens the full limit again an hour later', async () => {
+    const destination = side(DESTINATION);
+    const token = destination.token('USDC');
+    const limit = (await destination.bridge.getFunction('releaseLimit')(token)) as bigint;
+    const room = await releasableNow(token);
+    const message = (nonce: bigint): ReleaseMessage => ({
+      originChainId: ORIGIN,
+      originBridge: originBridge(),
+      nonce,
+    });
+    const recipient = Wallet.createRandom().address;
+    const atOnce = await mined(
+      send(destination.bridge, keys.bridgeAdmin, 'release', releaseArgs(message(1_002n), room, recipient)),
+    );
+    expect(releasedEventsOf(atOnce.logs, destinationBridge())).toHaveLength(1);
+    expect(await balance(destination, token, recipient)).toBe(room);
+    expect(await releasableNow(token)).toBe(0n);
+    const waits = await mined(
+      send(destination.bridge, keys.bridgeAdmin, 'release', releaseArgs(message(1_003n), 1n, recipient)),
+    );
+    expect(releaseQueuedEventsOf(waits.logs, destinationBridge())).toHaveLength(1);
+    await passTime(destination, 3600);
+    expect(await releasableNow(token)).toBe(limit);
+    await mined(send(destination.bridge, stranger(), 'executeRelease', [ORIGIN, originBridge(), 1_003n]));
+    expect(await balance(destination, token, recipient)).toBe(room + 1n);
+  });
+
+  it('keys a message by its origin bridge: the same nonce from another origin bridge is another message', async () => {
+    const destination = side(DESTINATION);
+    const token = destination.token('USDC');
+    const ours: ReleaseMessage = {
+      originChainId: ORIGIN,
+      originBridge: originBridge(),
+      nonce: entryLock.nonce,
+    };
+    const other: ReleaseMessage = { ...ours, originBridge: Wallet.createRandom().address };
+    const otherChain: ReleaseMessage = { ...ours, originChainId: 56 };
+    const recipient = Wallet.createRandom().address;
+    expect(await isReleased(destination.client, destinationBridge(), ours)).toBe(true);
+    expect(
+      await revertName(
+        destination.bridge,
+        keys.bridgeAdmin,
+        'release',
+        releaseArgs(ours, 10n * USDC_UNITS, recipient),
+      ),
+    ).toBe('AlreadyReleased');
+    expect(await isReleased(destination.client, destinationBridge(), other)).toBe(false);
+    expect(await isReleased(destination.client, destinationBridge(), otherChain)).toBe(false);
+    const released = await mined(
+      send(destination.bridge, keys.bridgeAdmin, 'release', releaseArgs(other, 10n * USDC_UNITS, recipient)),
+    );
+    expect(releasedEventsOf(released.logs, destinationBridge())).toMatchObject([
+      {
+        originChainId: 1n,
+        originBridge: getAddress(other.originBridge),
+        nonce: entryLock.nonce,
+        amount: 10n * USDC_UNITS,
+      },
+    ]);
+    expect(await balance(destination, token, recipient)).toBe(10n * USDC_UNITS);
+    expect(await isReleased(destination.client, destinationBridge(), other)).toBe(true);
+    expect(await isReleased(destination.client, destinationBridge(), otherChain)).toBe(false);
+    // The readers search by all three topics: ours is not found under the other bridge, and the other way round.
+    expect((await findReleased(destination.client, destinationBridge(), other))?.transactionHash).toBe(
+      released.hash,
+    );
+    expect((await findReleased(destination.client, destinationBridge(), ours))?.originBridge).toBe(
+      originBridge(),
+    );
+    expect(
+      await revertName(
+        destination.bridge,
+        keys.bridgeAdmin,
+        'release',
+        releaseArgs({ ...ours, originBridge: ZeroAddress }, 1n, recipient),
+      ),
+    ).toBe('ZeroAddress');
   });
 
   it('releases the wrapped native as native coin to an account, as the token to a contract', async () => {
@@ -593,10 +1191,24 @@ describe('the lock-and-release bridge', () => {
     const contract = destination.world.contracts.swapRouter;
     const amount = 3n * 10n ** 18n;
     await mined(
-      send(destination.bridge, keys.bridgeAdmin, 'release', [ORIGIN, 1000n, wpol, amount, account]),
+      send(destination.bridge, keys.bridgeAdmin, 'release', [
+        ORIGIN,
+        originBridge(),
+        2_000n,
+        wpol,
+        amount,
+        account,
+      ]),
     );
     await mined(
-      send(destination.bridge, keys.bridgeAdmin, 'release', [ORIGIN, 1001n, wpol, amount, contract]),
+      send(destination.bridge, keys.bridgeAdmin, 'release', [
+        ORIGIN,
+        originBridge(),
+        2_001n,
+        wpol,
+        amount,
+        contract,
+      ]),
     );
     expect(await balance(destination, 'native', account)).toBe(amount);
     expect(await balance(destination, wpol, account)).toBe(0n);
@@ -620,6 +1232,7 @@ describe('the lock-and-release bridge', () => {
     expect(
       await revertName(origin.bridge, keys.bridgeAdmin, 'release', [
         DESTINATION,
+        side(DESTINATION).world.contracts.lockReleaseBridge,
         5n,
         usdc,
         0n,

@@ -1,0 +1,279 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Contract, Wallet, type JsonRpcProvider, type TransactionReceipt } from 'ethers';
+import { devnetKeys } from '../../devnet/keys';
+import type { ManifestChain } from '../../devnet/manifest';
+import type { ChainHandle } from '../../devnet/engine/devnet-chain';
+import { DEVNET_LOCK_TIMEOUT_SECONDS, DEVNET_RELEASE_DELAY_SECONDS } from '../../devnet/world/deploy-bridges';
+import { crossChainEntryInterface, lockReleaseBridgeInterface } from '../../shared/bridges/contracts';
+import { crossChainDexHash } from '../../shared/bridges/dex-hash';
+import { LOCK_RELEASE_PROVIDER_ID } from '../../shared/bridges/lock-release/lock-release-deps';
+import { lockedEventsOf } from '../../shared/bridges/lock-release/locked-event';
+import { erc20Interface } from '../../shared/chain/contract-interfaces';
+import type { Transfer } from '../../shared/store/repositories/transfers-repository';
+import { startService, type RunningService } from '../helpers/service-harness';
+
+/**
+ * The lock-and-release bridge as an attacker and an unlucky user meet it, through the keeper on two devnet chains
+ * (1 → 137): a lock made straight on the bridge paid no fees and is refunded, never released; a lock asking more
+ * than it locked is refunded; a release past the bridge's hourly limit waits its delay, then pays; with the
+ * releaser's key rotated away the keeper can release nothing, and the lock ends refunded after its deadline.
+ */
+
+jest.setTimeout(240_000);
+
+const ORIGIN = 1;
+const DESTINATION = 137;
+const keys = devnetKeys(0);
+const USDC = 10n ** 6n;
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+interface Side {
+  chain: ManifestChain;
+  handle: ChainHandle;
+  provider: JsonRpcProvider;
+  usdc: string;
+  bridge: string;
+  entry: string;
+}
+
+describe('the lock-and-release bridge refunds what it will not release and bounds its keys', () => {
+  let service: RunningService;
+  let origin: Side;
+  let destination: Side;
+
+  function side(i: number): Side {
+    const chain = service.devnet.manifest.chains[i]!;
+    const handle = service.devnet.handles[i]!;
+    return {
+      chain,
+      handle,
+      provider: handle.provider,
+      usdc: chain.tokens.find((t) => t.symbol === 'USDC')!.address,
+      bridge: chain.contracts.lockReleaseBridge!,
+      entry: chain.contracts.crossChainEntry!,
+    };
+  }
+
+  beforeAll(async () => {
+    service = await startService({
+      devnetEnv: { DEVNET_CHAINS: `${ORIGIN},${DESTINATION}`, DEVNET_PORTS: '0,0' },
+      env: { LOCK_RELEASE_CONFIRMATIONS: '2' },
+    });
+    origin = side(0);
+    destination = side(1);
+  });
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const depositor = () => new Wallet(origin.chain.accounts[1]!.privateKey, origin.provider);
+  const owner = (s: Side) => new Wallet(keys.deployer.privateKey, s.provider);
+
+  async function send(wallet: Wallet, to: string, data: string): Promise<TransactionReceipt> {
+    const tx = await wallet.sendTransaction({ to, data, gasLimit: 1_000_000n });
+    const receipt = await tx.wait();
+    if (!receipt || receipt.status !== 1) throw new Error(`transaction ${tx.hash} failed`);
+    return receipt;
+  }
+
+  async function balance(s: Side, owner: string): Promise<bigint> {
+    const data = await s.provider.call({
+      to: s.usdc,
+      data: erc20Interface().encodeFunctionData('balanceOf', [owner]),
+    });
+    return erc20Interface().decodeFunctionResult('balanceOf', data)[0] as bigint;
+  }
+
+  const bridge = (s: Side, wallet?: Wallet) =>
+    new Contract(s.bridge, lockReleaseBridgeInterface(), wallet ?? s.provider);
+
+  /** A USDC → USDC lock through CrossChainEntry with 0.2% protocol fee; resolves the nonce and the receipt. */
+  async function lockThroughEntry(amount: bigint, outputAmount: bigint, recipient: string) {
+    const wallet = depositor();
+    const fee = (amount * 2n) / 1000n;
+    await send(
+      wallet,
+      origin.usdc,
+      erc20Interface().encodeFunctionData('approve', [origin.entry, amount + fee]),
+    );
+    const now = (await origin.provider.getBlock('latest'))!.timestamp;
+    const receipt = await send(
+      wallet,
+      origin.entry,
+      crossChainEntryInterface().encodeFunctionData('lock', [
+        {
+          inputToken: origin.usdc,
+          inputAmount: amount,
+          outputToken: destination.usdc,
+          outputAmount,
+          destinationChainId: DESTINATION,
+          recipient,
+        },
+        { protocolFee: fee, integratorFee: 0n, integratorFeeRecipient: ZERO },
+        now + 300,
+      ]),
+    );
+    const [locked] = lockedEventsOf(receipt.logs, origin.bridge);
+    expect(locked!.feesPaid).toBe(true);
+    return { nonce: locked!.nonce.toString(), receipt };
+  }
+
+  async function transfer(nonce: string): Promise<Transfer | undefined> {
+    return service.api.store.transfers.findByDeposit('lock-release', ORIGIN, nonce, origin.bridge);
+  }
+
+  /** Mines an origin block now and then (the lock and its acceptance need a block on top) until a status. */
+  async function until(nonce: string, statuses: readonly string[], timeoutMs = 60_000): Promise<Transfer> {
+    const deadline = Date.now() + timeoutMs;
+    let last: Transfer | undefined;
+    while (Date.now() < deadline) {
+      last = await transfer(nonce);
+      if (last && statuses.includes(last.status)) return last;
+      await origin.handle.mine();
+      await sleep(300);
+    }
+    throw new Error(`lock ${nonce} is ${last?.status ?? 'not stored'} (${last?.lastError}), not ${statuses}`);
+  }
+
+  async function txStatus(hash: string): Promise<{ status: string; detailStatus?: string }> {
+    const res = await service.client.post<{ status: string; detailStatus?: string }>('/tx-status', {
+      hash,
+      chainId: ORIGIN,
+      dexHash: crossChainDexHash(LOCK_RELEASE_PROVIDER_ID),
+    });
+    expect(res.status).toBe(200);
+    return res.body.data!;
+  }
+
+  it('never releases a lock made straight on the bridge (no fees paid): it is refunded to its depositor', async () => {
+    const wallet = depositor();
+    const amount = 40n * USDC;
+    const recipient = Wallet.createRandom().address;
+    const before = await balance(origin, wallet.address);
+    await send(wallet, origin.usdc, erc20Interface().encodeFunctionData('approve', [origin.bridge, amount]));
+    const receipt = await send(
+      wallet,
+      origin.bridge,
+      lockReleaseBridgeInterface().encodeFunctionData('lock', [
+        wallet.address,
+        origin.usdc,
+        amount,
+        destination.usdc,
+        amount,
+        DESTINATION,
+        recipient,
+      ]),
+    );
+    const [locked] = lockedEventsOf(receipt.logs, origin.bridge);
+    expect(locked!.feesPaid).toBe(false);
+    const nonce = locked!.nonce.toString();
+    const refunded = await until(nonce, ['refunded', 'released']);
+    expect(refunded.status).toBe('refunded');
+    expect(await balance(origin, wallet.address)).toBe(before);
+    expect(await balance(destination, recipient)).toBe(0n);
+    expect(Number((await bridge(origin).locks(nonce)).state)).toBe(3);
+    expect(await bridge(destination).released(ORIGIN, origin.bridge, nonce)).toBe(false);
+    expect(await txStatus(receipt.hash)).toMatchObject({ status: 'REFUND', detailStatus: 'REFUND' });
+  });
+
+  it('refunds a lock through CrossChainEntry that asks for more than it locked', async () => {
+    const wallet = depositor();
+    const recipient = Wallet.createRandom().address;
+    const before = await balance(origin, wallet.address);
+    const { nonce } = await lockThroughEntry(30n * USDC, 31n * USDC, recipient);
+    const row = await until(nonce, ['refunded', 'released']);
+    expect(row.status).toBe('refunded');
+    // The lock comes back whole; the protocol fee it paid for the service's work does not.
+    expect(await balance(origin, wallet.address)).toBe(before - (30n * USDC * 2n) / 1000n);
+    expect(await balance(destination, recipient)).toBe(0n);
+  });
+
+  it('holds a release past the hourly limit for the delay, then pays it', async () => {
+    const limit = (await bridge(destination).releaseLimit(destination.usdc)) as bigint;
+    await send(
+      owner(destination),
+      destination.bridge,
+      lockReleaseBridgeInterface().encodeFunctionData('setReleaseLimit', [destination.usdc, 10n * USDC]),
+    );
+    try {
+      const recipient = Wallet.createRandom().address;
+      const amount = 50n * USDC;
+      const { nonce, receipt } = await lockThroughEntry(amount, amount, recipient);
+      const queued = await until(nonce, ['release_queued', 'released']);
+      expect(queued.status).toBe('release_queued');
+      expect(await balance(destination, recipient)).toBe(0n);
+      expect(await txStatus(receipt.hash)).toMatchObject({
+        status: 'PENDING',
+        detailStatus: 'RELEASE_DELAYED',
+      });
+      // Not before the delay: a few blocks later it still waits.
+      await destination.handle.mine(3);
+      await sleep(1_000);
+      expect((await transfer(nonce))!.status).toBe('release_queued');
+      await destination.handle.increaseTime(DEVNET_RELEASE_DELAY_SECONDS + 1);
+      await destination.handle.mine();
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline && (await transfer(nonce))!.status !== 'released') {
+        await destination.handle.mine();
+        await sleep(300);
+      }
+      expect((await transfer(nonce))!.status).toBe('released');
+      expect(await balance(destination, recipient)).toBe(amount);
+      expect(await txStatus(receipt.hash)).toMatchObject({ status: 'SUCCESS' });
+    } finally {
+      await send(
+        owner(destination),
+        destination.bridge,
+        lockReleaseBridgeInterface().encodeFunctionData('setReleaseLimit', [destination.usdc, limit]),
+      );
+    }
+  });
+
+  it('with the releaser rotated away, the old key releases nothing and the lock is refunded after its deadline', async () => {
+    const rotated = Wallet.createRandom().address;
+    const admin = keys.bridgeAdmin.address;
+    for (const s of [origin, destination])
+      await send(
+        owner(s),
+        s.bridge,
+        lockReleaseBridgeInterface().encodeFunctionData('setReleaser', [rotated]),
+      );
+    try {
+      const wallet = depositor();
+      const recipient = Wallet.createRandom().address;
+      const before = await balance(origin, wallet.address);
+      const amount = 20n * USDC;
+      const { nonce } = await lockThroughEntry(amount, amount, recipient);
+      // The keeper still holds the old key: its acceptance reverts, nothing is released.
+      await origin.handle.mine(3);
+      await sleep(3_000);
+      expect((await transfer(nonce))!.status).toBe('locked');
+      expect(Number((await bridge(origin).locks(nonce)).state)).toBe(1);
+      const oldKey = new Wallet(keys.bridgeAdmin.privateKey, destination.provider);
+      await expect(
+        bridge(destination, oldKey).release.staticCall(
+          ORIGIN,
+          origin.bridge,
+          nonce,
+          destination.usdc,
+          amount,
+          admin,
+        ),
+      ).rejects.toMatchObject({ data: lockReleaseBridgeInterface().getError('NotReleaser')!.selector });
+      // Past the lock's deadline anyone may refund it, the keeper included.
+      await origin.handle.increaseTime(DEVNET_LOCK_TIMEOUT_SECONDS + 1);
+      const row = await until(nonce, ['refunded', 'released']);
+      expect(row.status).toBe('refunded');
+      expect(await balance(origin, wallet.address)).toBe(before - (amount * 2n) / 1000n);
+      expect(await balance(destination, recipient)).toBe(0n);
+    } finally {
+      for (const s of [origin, destination])
+        await send(
+          owner(s),
+          s.bridge,
+          lockReleaseBridgeInterface().encodeFunctionData('setReleaser', [admin]),
+        );
+    }
+  });
+});
