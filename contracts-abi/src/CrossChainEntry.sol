@@ -156,6 +156,8 @@ contract CrossChainEntry is ReentrancyGuard {
         if (amount == 0) revert ZeroAmount();
         if (token == address(0)) revert ZeroAddress();
         if (fees.integratorFee > 0 && fees.integratorFeeRecipient == address(0)) revert BadFee();
+        // Paid to the entry itself the fee would stay here, where nothing can take it out.
+        if (fees.integratorFeeRecipient == address(this)) revert BadFee();
         uint256 total = amount + fees.protocolFee + fees.integratorFee;
         if (fees.protocolFee * 10_000 > total * MAX_FEE_BPS || fees.integratorFee * 10_000 > total * MAX_FEE_BPS)
             revert BadFee();

@@ -13,8 +13,10 @@ import {IWETH} from "./interfaces/IUniswap.sol";
 ///         bridge's liquidity, once per (origin chain, origin bridge, nonce).
 /// @dev What each key can do, bounded here rather than trusted:
 ///      - the releaser (a hot key, rotatable by the owner) accepts and refunds locks, and releases at once up to
-///        each token's hourly `releaseLimit`; a release past it waits `releaseDelay`, during which the owner can
-///        cancel it. A leaked releaser key moves at most one hour's limit per token before the owner rotates it.
+///        each token's `releaseLimit` per hour (a bucket refilled at that rate); a release past it waits
+///        `releaseDelay`, during which the owner can cancel it, and is never paid once its releaser was rotated away.
+///        Releases are paid from the bridge's free liquidity only, never from unaccepted locks (their refunds stay
+///        payable). A leaked releaser key moves at most the limit per hour per token before the owner rotates it.
 ///      - the owner (a cold key or a timelock) sets the releaser, the limits, the fee taker, and cancels delayed
 ///        releases; it cannot release or take locked funds itself.
 ///      - a depositor can take its lock back after the deadline when the releaser never accepted it, so a refused
@@ -42,11 +44,14 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
         uint64 executableAt;
         address recipient;
         uint256 amount;
+        /// @dev The releaser that queued it: a release queued by a key rotated away since is never paid.
+        address queuedBy;
     }
 
-    struct ReleaseWindow {
-        uint64 start;
-        uint192 used;
+    /// @dev A token bucket: `available` at `updatedAt`, refilled at releaseLimit per RELEASE_WINDOW up to the limit.
+    struct ReleaseBucket {
+        uint64 updatedAt;
+        uint192 spent;
     }
 
     uint256 public constant RELEASE_WINDOW = 1 hours;
@@ -69,7 +74,9 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
     mapping(uint256 nonce => LockRecord) private _locks;
     mapping(bytes32 key => bool) private _released;
     mapping(bytes32 key => PendingRelease) private _pending;
-    mapping(address token => ReleaseWindow) private _windows;
+    mapping(address token => ReleaseBucket) private _buckets;
+    /// @notice Per token, what unaccepted locks hold: never released, so every refund can be paid.
+    mapping(address token => uint256) public heldForRefunds;
 
     event Locked(
         uint256 indexed nonce,
@@ -113,6 +120,8 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
     error LockExpired(uint256 nonce);
     error NotRefundable(uint256 nonce);
     error NotPending();
+    error ReleaserRotated();
+    error InsufficientLiquidity(address token, uint256 free, uint256 amount);
     error TooEarly(uint64 executableAt);
     error ZeroAmount();
     error ZeroAddress();
@@ -128,7 +137,8 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
         uint32 releaseDelay_
     ) Ownable(owner_) {
         if (releaser_ == address(0) || wrappedNative_ == address(0)) revert ZeroAddress();
-        if (lockTimeout_ == 0) revert ZeroAmount();
+        // A zero delay would make the hourly limit no bound at all.
+        if (lockTimeout_ == 0 || releaseDelay_ == 0) revert ZeroAmount();
         releaser = releaser_;
         wrappedNative = wrappedNative_;
         lockTimeout = lockTimeout_;
@@ -160,6 +170,7 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
     }
 
     function setReleaseLimit(address token, uint256 limit) external onlyOwner {
+        if (limit > type(uint192).max) revert ZeroAmount();
         releaseLimit[token] = limit;
         emit ReleaseLimitSet(token, limit);
     }
@@ -202,6 +213,7 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
         uint256 nonce = lockCount++;
         uint32 deadline = uint32(block.timestamp) + lockTimeout;
         _locks[nonce] = LockRecord(depositor, deadline, LockState.Locked, inputToken, credited);
+        heldForRefunds[inputToken] += credited;
         emit Locked(
             nonce,
             depositor,
@@ -224,6 +236,8 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
         if (record.state != LockState.Locked) revert NotLocked(nonce);
         if (block.timestamp > record.deadline) revert LockExpired(nonce);
         record.state = LockState.Accepted;
+        // Accepted, the lock's tokens become the bridge's liquidity.
+        heldForRefunds[record.token] -= record.amount;
         emit Accepted(nonce);
     }
 
@@ -234,6 +248,7 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
         if (record.state != LockState.Locked) revert NotLocked(nonce);
         if (msg.sender != releaser && block.timestamp <= record.deadline) revert NotRefundable(nonce);
         record.state = LockState.Refunded;
+        heldForRefunds[record.token] -= record.amount;
         IERC20(record.token).safeTransfer(record.depositor, record.amount);
         emit Refunded(nonce, record.depositor, record.token, record.amount);
     }
@@ -266,7 +281,7 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
             return;
         }
         uint64 executableAt = uint64(block.timestamp) + releaseDelay;
-        _pending[key] = PendingRelease(outputToken, executableAt, recipient, amount);
+        _pending[key] = PendingRelease(outputToken, executableAt, recipient, amount, msg.sender);
         emit ReleaseQueued(originChainId, originBridge, nonce, outputToken, amount, recipient, executableAt);
     }
 
@@ -276,6 +291,7 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
         PendingRelease memory pending = _pending[key];
         if (pending.executableAt == 0) revert NotPending();
         if (block.timestamp < pending.executableAt) revert TooEarly(pending.executableAt);
+        if (pending.queuedBy != releaser) revert ReleaserRotated();
         delete _pending[key];
         _pay(pending.token, pending.amount, pending.recipient);
         emit Released(originChainId, originBridge, nonce, pending.token, pending.amount, pending.recipient);
@@ -293,12 +309,16 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
         return _pending[releaseKey(originChainId, originBridge, nonce)];
     }
 
-    /// @notice What the releaser may still release of `token` at once in the current window.
-    function releasableNow(address token) external view returns (uint256) {
-        ReleaseWindow memory window = _windows[token];
+    /// @notice What the releaser may release of `token` at once now: the hourly limit, less what was released at
+    ///         once in the last hour (refilled at the limit per hour).
+    function releasableNow(address token) public view returns (uint256) {
         uint256 limit = releaseLimit[token];
-        if (block.timestamp >= uint256(window.start) + RELEASE_WINDOW) return limit;
-        return window.used >= limit ? 0 : limit - window.used;
+        ReleaseBucket memory bucket = _buckets[token];
+        uint256 elapsed = block.timestamp - bucket.updatedAt;
+        // limit < 2^192 and elapsed < 2^12 here: the product cannot overflow.
+        uint256 refilled = elapsed >= RELEASE_WINDOW ? type(uint256).max : (elapsed * limit) / RELEASE_WINDOW;
+        uint256 spent = refilled >= bucket.spent ? 0 : bucket.spent - refilled;
+        return spent >= limit ? 0 : limit - spent;
     }
 
     function releaseKey(uint256 originChainId, address originBridge, uint256 nonce) public pure returns (bytes32) {
@@ -307,15 +327,18 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
 
     /// @dev Counts `amount` against the token's hourly limit; false (nothing counted) when it does not fit.
     function _withinLimit(address token, uint256 amount) private returns (bool) {
-        ReleaseWindow memory window = _windows[token];
-        if (block.timestamp >= uint256(window.start) + RELEASE_WINDOW) window = ReleaseWindow(uint64(block.timestamp), 0);
-        uint256 used = uint256(window.used) + amount;
-        if (used > releaseLimit[token] || used > type(uint192).max) return false;
-        _windows[token] = ReleaseWindow(window.start, uint192(used));
+        uint256 available = releasableNow(token);
+        if (amount > available) return false;
+        _buckets[token] = ReleaseBucket(uint64(block.timestamp), uint192(releaseLimit[token] - available + amount));
         return true;
     }
 
+    /// @dev Pays out of the bridge's free liquidity only: what unaccepted locks hold stays for their refunds.
     function _pay(address token, uint256 amount, address recipient) private {
+        uint256 balance = IERC20(token).balanceOf(address(this));
+        uint256 held = heldForRefunds[token];
+        uint256 free = balance > held ? balance - held : 0;
+        if (free < amount) revert InsufficientLiquidity(token, free, amount);
         if (token == wrappedNative && _takesNative(recipient)) {
             IWETH(wrappedNative).withdraw(amount);
             (bool ok, ) = recipient.call{value: amount}("");

@@ -12,12 +12,14 @@ interface ISpokePoolRootBundles {
 ///         can pay any of the pool's tokens to anyone) is only proposed by the proposer, and reaches the SpokePool
 ///         once its challenge period has passed, during which the owner can dispute it. As Across puts its HubPool's
 ///         liveness and disputes between a root bundle and the funds, a leaked proposer key costs no more than a
-///         dispute and a rotation. Every other admin function of the pool stays with the owner (`adminCall`).
+///         dispute and a rotation (a rotation alone voids every pending proposal of the old key). Every other admin function of the pool stays with the owner (`adminCall`).
 contract RootBundleAdmin is Ownable {
     struct Proposal {
         bytes32 relayerRefundRoot;
         bytes32 slowRelayRoot;
         uint64 executableAt;
+        /// @dev Who proposed it: a proposal of a key rotated away since is never executed.
+        address proposer;
     }
 
     ISpokePoolRootBundles public immutable spokePool;
@@ -41,6 +43,7 @@ contract RootBundleAdmin is Ownable {
 
     error NotProposer();
     error NotProposed(uint256 id);
+    error ProposerRotated();
     error TooEarly(uint64 executableAt);
     error ZeroAddress();
     error AdminCallFailed(bytes reason);
@@ -64,7 +67,7 @@ contract RootBundleAdmin is Ownable {
         if (msg.sender != proposer) revert NotProposer();
         id = proposalCount++;
         uint64 executableAt = uint64(block.timestamp) + liveness;
-        _proposals[id] = Proposal(relayerRefundRoot, slowRelayRoot, executableAt);
+        _proposals[id] = Proposal(relayerRefundRoot, slowRelayRoot, executableAt, msg.sender);
         emit RootBundleProposed(id, relayerRefundRoot, slowRelayRoot, executableAt);
     }
 
@@ -73,6 +76,7 @@ contract RootBundleAdmin is Ownable {
         Proposal memory proposal = _proposals[id];
         if (proposal.executableAt == 0) revert NotProposed(id);
         if (block.timestamp < proposal.executableAt) revert TooEarly(proposal.executableAt);
+        if (proposal.proposer != proposer) revert ProposerRotated();
         delete _proposals[id];
         spokePool.relayRootBundle(proposal.relayerRefundRoot, proposal.slowRelayRoot);
         emit RootBundleExecuted(id);

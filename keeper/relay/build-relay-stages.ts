@@ -1,5 +1,5 @@
 import { parseUnits, Wallet } from 'ethers';
-import type { TransferPricing } from '../../shared/bridges/transfer-pricing';
+import { listedTransferToken, type TransferPricing } from '../../shared/bridges/transfer-pricing';
 import type { ChainClient } from '../../shared/chain/chain-client';
 import type { ChainConfig, CrossChainConfig, KeeperConfig } from '../../shared/config/config-schema';
 import type { Logger } from '../../shared/log/create-logger';
@@ -199,16 +199,7 @@ export class RelayStages {
     const candidates = this.w
       .tokensOf(chainId)
       .filter((t) => t.address.toLowerCase() === wrapped || !/^0xe{40}$/i.test(t.address));
-    return candidates.find(
-      (t) =>
-        this.w.pricing.assetOf({
-          chainId,
-          address: t.address,
-          symbol: t.symbol,
-          decimals: t.decimals,
-          native: false,
-        }) === asset,
-    );
+    return candidates.find((t) => this.w.pricing.assetOf(listedTransferToken(chainId, t)) === asset);
   }
 
   private sender(chain: ChainConfig, client: ChainClient, signer: Wallet): RelaySender {

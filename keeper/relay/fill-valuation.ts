@@ -1,5 +1,5 @@
 import type { TransferToken } from '../../shared/bridges/cross-chain-provider';
-import { rescale, type TransferPricing } from '../../shared/bridges/transfer-pricing';
+import { listedTransferToken, rescale, type TransferPricing } from '../../shared/bridges/transfer-pricing';
 import type { PriceListToken } from '../../shared/routing/prices/usd-prices';
 import type { ReferencePrices } from './reference-prices';
 
@@ -50,14 +50,7 @@ export function deviationBps(spot: bigint, reference: bigint): number {
 
 function transferToken(lookup: TokenLookup, chainId: number, address: string): TransferToken | undefined {
   const listed = lookup(chainId, address);
-  if (!listed) return undefined;
-  return {
-    chainId,
-    address: listed.address,
-    symbol: listed.symbol,
-    decimals: listed.decimals,
-    native: false,
-  };
+  return listed && listedTransferToken(chainId, listed);
 }
 
 /**
@@ -124,13 +117,7 @@ export class FillValuation {
   async usdValue(token: TransferToken, amount: bigint): Promise<bigint | undefined> {
     const listed = this.pricing.referenceStable(token.chainId);
     if (!listed) return undefined;
-    const stable: TransferToken = {
-      chainId: token.chainId,
-      address: listed.address,
-      symbol: listed.symbol,
-      decimals: listed.decimals,
-      native: false,
-    };
+    const stable = listedTransferToken(token.chainId, listed);
     if (this.pricing.sameAsset(token, stable)) return rescale(amount, token.decimals, USD_DECIMALS);
     const spot = this.pricing.convert(amount, token, stable);
     const reference = (await this.reference.inStable(token, amount))?.amount;

@@ -2,7 +2,7 @@ import { MaxUint256 } from 'ethers';
 import { erc20Allowance, erc20Balance, readView } from '../../shared/bridges/chain-reads';
 import { lockReleaseBridgeInterface } from '../../shared/bridges/contracts';
 import type { TransferToken } from '../../shared/bridges/cross-chain-provider';
-import { rescale, type TransferPricing } from '../../shared/bridges/transfer-pricing';
+import { listedTransferToken, rescale, type TransferPricing } from '../../shared/bridges/transfer-pricing';
 import type { ChainClient } from '../../shared/chain/chain-client';
 import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { PriceListToken } from '../../shared/routing/prices/usd-prices';
@@ -72,13 +72,7 @@ export class InventoryStage implements TickStage {
   }
 
   private transferToken(t: PriceListToken): TransferToken {
-    return {
-      chainId: this.deps.chainId,
-      address: t.address,
-      symbol: t.symbol,
-      decimals: t.decimals,
-      native: false,
-    };
+    return listedTransferToken(this.deps.chainId, t);
   }
 
   private async read(now: number): Promise<string[]> {

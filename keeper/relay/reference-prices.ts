@@ -1,7 +1,6 @@
 import type { TransferToken } from '../../shared/bridges/cross-chain-provider';
-import { rescale, type TransferPricing } from '../../shared/bridges/transfer-pricing';
+import { listedTransferToken, rescale, type TransferPricing } from '../../shared/bridges/transfer-pricing';
 import { orderExecutorInterface, priceOracleInterface } from '../../shared/chain/contract-interfaces';
-import type { PriceListToken } from '../../shared/routing/prices/usd-prices';
 import { isOutageError } from '../watch/chain-availability';
 import type { RelayClients } from './relay-context';
 
@@ -26,16 +25,6 @@ export interface StableAmount {
   amount: bigint;
 }
 
-function asTransferToken(chainId: number, listed: PriceListToken): TransferToken {
-  return {
-    chainId,
-    address: listed.address,
-    symbol: listed.symbol,
-    decimals: listed.decimals,
-    native: false,
-  };
-}
-
 /**
  * Prices one block cannot move, for what the relayer pays out: each chain's PriceOracle (the one the OrderExecutor
  * bounds every execution with: a Uniswap V3 pool's time-weighted average or a USD feed per token). A transfer is
@@ -53,7 +42,7 @@ export class ReferencePrices {
     if (this.deps.pricing.sameAsset(from, to)) return rescale(amount, from.decimals, to.decimals);
     const listed = this.deps.pricing.referenceStable(to.chainId);
     if (!listed) return undefined;
-    const destinationStable = asTransferToken(to.chainId, listed);
+    const destinationStable = listedTransferToken(to.chainId, listed);
     const dollars = await this.inStable(from, amount);
     if (!dollars) return undefined;
     const carried = rescale(dollars.amount, dollars.stable.decimals, destinationStable.decimals);
@@ -64,7 +53,7 @@ export class ReferencePrices {
   async inStable(token: TransferToken, amount: bigint): Promise<StableAmount | undefined> {
     const listed = this.deps.pricing.referenceStable(token.chainId);
     if (!listed) return undefined;
-    const stable = asTransferToken(token.chainId, listed);
+    const stable = listedTransferToken(token.chainId, listed);
     const converted = await this.leg(token, stable, amount);
     return converted === undefined ? undefined : { stable, amount: converted };
   }

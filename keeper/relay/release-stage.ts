@@ -1,9 +1,10 @@
 import { getAddress, type TransactionReceipt } from 'ethers';
-import { erc20Balance, latestBlock } from '../../shared/bridges/chain-reads';
+import { latestBlock } from '../../shared/bridges/chain-reads';
 import { lockReleaseBridgeInterface } from '../../shared/bridges/contracts';
 import {
   findReleased,
   findReleaseQueued,
+  freeLiquidity,
   isReleased,
   LOCK_STATE,
   pendingReleaseAt,
@@ -43,6 +44,13 @@ export interface ReleaseStageDeps extends RelayContext {
   confirmations: number;
   maxReleasesPerTick?: number;
 }
+
+/** Where a bridge event was mined, as the store records a release. */
+const fillOf = (e: { transactionHash: string; blockNumber: number; blockHash: string }) => ({
+  txHash: e.transactionHash,
+  blockNumber: e.blockNumber,
+  blockHash: e.blockHash,
+});
 
 /** Why a lock is not accepted: `permanent` ones are refunded at once, the others when the lock's deadline nears. */
 interface Refusal {
@@ -220,7 +228,7 @@ export class ReleaseStage implements TickStage {
       return { reason: 'invalid lock: the output is another asset than the input', permanent: true };
     if (t.outputAmount > max)
       return { reason: 'invalid lock: the output exceeds the amount locked', permanent: true };
-    const liquidity = await erc20Balance(deps.client, t.outputToken, deps.bridge);
+    const liquidity = await freeLiquidity(deps.client, deps.bridge, t.outputToken);
     if (liquidity < t.outputAmount) return { reason: 'bridge liquidity too low', permanent: false };
     if (own || !deps.caps) return undefined;
     const usdValue = await deps.valuation.usdValue(tokens.output, t.outputAmount);
@@ -363,11 +371,7 @@ export class ReleaseStage implements TickStage {
     const from = (t.fillBlockNumber ?? 0) - 1;
     const paid = await findReleased(deps.client, deps.bridge, message, from);
     if (paid) {
-      await this.released(t, {
-        txHash: paid.transactionHash,
-        blockNumber: paid.blockNumber,
-        blockHash: paid.blockHash,
-      });
+      await this.released(t, fillOf(paid));
       return;
     }
     const executableAt = await pendingReleaseAt(deps.client, deps.bridge, message);
@@ -392,7 +396,10 @@ export class ReleaseStage implements TickStage {
       message.nonce,
     ]);
     const result = await deps.sender.send({ to: deps.bridge, data }, async () => true);
-    deps.log.info({ transferId: t.id, result: result.kind }, 'delayed release executed');
+    if (result.kind === 'sent' || result.kind === 'recorded')
+      deps.log.info({ transferId: t.id, result: result.kind }, 'delayed release executed');
+    // Reverting past its delay: its releaser was rotated away, or the bridge lacks free liquidity.
+    else deps.log.warn({ transferId: t.id, reason: result.reason }, 'delayed release not executed');
   }
 
   /** When the bridge shows the message taken already: paid (its Released event) or queued behind the delay. */
@@ -403,21 +410,12 @@ export class ReleaseStage implements TickStage {
     const from = (await deps.client.blockNumber()) - RELEASE_SEARCH_BLOCKS;
     const paid = await findReleased(deps.client, deps.bridge, message, from);
     if (paid) {
-      await this.released(t, {
-        txHash: paid.transactionHash,
-        blockNumber: paid.blockNumber,
-        blockHash: paid.blockHash,
-      });
+      await this.released(t, fillOf(paid));
       return true;
     }
     const queued = await findReleaseQueued(deps.client, deps.bridge, message, from);
     if (queued) {
-      const fill = {
-        txHash: queued.transactionHash,
-        blockNumber: queued.blockNumber,
-        blockHash: queued.blockHash,
-      };
-      if (await deps.transfers.markReleaseQueued(t.id, fill, deps.now()))
+      if (await deps.transfers.markReleaseQueued(t.id, fillOf(queued), deps.now()))
         deps.metrics.relayFill(deps.chainId, 'lock-release', 'queued');
     }
     return true;

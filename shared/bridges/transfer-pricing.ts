@@ -18,6 +18,17 @@ export interface TransferPricingDeps {
 /** Symbols that name the same coin under another ticker on some chains (bridged ether is WETH everywhere). */
 const ASSET_ALIASES: Readonly<Record<string, string>> = { WETH: 'ETH' };
 
+/** A listed ERC-20 of a chain as a transfer's token (never the native coin itself). */
+export function listedTransferToken(chainId: number, listed: PriceListToken): TransferToken {
+  return {
+    chainId,
+    address: listed.address,
+    symbol: listed.symbol,
+    decimals: listed.decimals,
+    native: false,
+  };
+}
+
 /** Base units of `decimals` rescaled to `toDecimals`, rounded down. */
 export function rescale(amount: bigint, decimals: number, toDecimals: number): bigint {
   if (toDecimals >= decimals) return amount * 10n ** BigInt(toDecimals - decimals);

@@ -1,6 +1,6 @@
 import { zeroPadValue } from 'ethers';
 import type { ChainClient } from '../../chain/chain-client';
-import { contractLogs, readView, uintTopic } from '../chain-reads';
+import { contractLogs, erc20Balance, readView, uintTopic } from '../chain-reads';
 import { lockReleaseBridgeInterface } from '../contracts';
 import {
   decodeReleased,
@@ -52,6 +52,15 @@ export async function readLock(
     token: record.token,
     amount: record.amount,
   };
+}
+
+/** What the bridge may release of `token`: its balance less what unaccepted locks hold for their refunds. */
+export async function freeLiquidity(client: ChainClient, bridge: string, token: string): Promise<bigint> {
+  const [balance, held] = await Promise.all([
+    erc20Balance(client, token, bridge),
+    readView<bigint>(client, lockReleaseBridgeInterface(), bridge, 'heldForRefunds', [token]),
+  ]);
+  return balance > held ? balance - held : 0n;
 }
 
 /** Whether the destination `bridge` has taken the message (released, or queued behind its delay). */

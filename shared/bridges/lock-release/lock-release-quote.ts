@@ -1,5 +1,5 @@
 import { minimumAfterSlippage } from '../../routing/fees';
-import { erc20Balance } from '../chain-reads';
+import { freeLiquidity } from './bridge-reads';
 import type { CrossChainQuote, CrossChainRequest } from '../cross-chain-provider';
 import { bridgedToken, sourceAmounts, type EntryFees } from '../entry-call';
 import { bridgeRoute, isNativeToken } from '../route-assets';
@@ -53,7 +53,7 @@ export async function planLock(
   const bridgeFee = (bridged * BigInt(deps.settings.lockReleaseFeeBps) + BPS - 1n) / BPS;
   const amountOut = rescale(bridged - bridgeFee, tokenIn.decimals, tokenOut.decimals);
   if (bridged <= 0n || amountOut <= 0n) return undefined;
-  const liquidity = await erc20Balance(client, outputToken, destination.bridge);
+  const liquidity = await freeLiquidity(client, destination.bridge, outputToken);
   if (liquidity < amountOut) return undefined;
   const cost = deps.pricing.usdValue(bridgeFee, tokenIn);
   const inputToken = bridgedToken(tokenIn, origin.config);
