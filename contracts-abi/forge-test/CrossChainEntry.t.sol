@@ -228,6 +228,47 @@ contract CrossChainEntryTest is CrossChainEntryFixture {
         _assertEntryEmpty();
     }
 
+    /// @dev Paid to the entry itself, an integrator fee would stay there for good: refused, with a fee or without.
+    function test_IntegratorFeeRecipientCannotBeTheEntry() public {
+        uint256 amount = 1_000e6;
+        uint256 pf = _minProtocolFee(amount, 1e6);
+        uint256 pf0 = _minProtocolFee(amount, 0);
+        _fund(address(usdc), ALICE, 10_000e6);
+        vm.startPrank(ALICE);
+        vm.expectRevert(CrossChainEntry.BadFee.selector);
+        entry.depositIntent(
+            _intent(address(usdc), amount), CrossChainEntry.Fees(pf, 1e6, address(entry)), block.timestamp
+        );
+        vm.expectRevert(CrossChainEntry.BadFee.selector);
+        entry.lock(_transfer(address(usdc), amount), CrossChainEntry.Fees(pf, 1e6, address(entry)), block.timestamp);
+        vm.expectRevert(CrossChainEntry.BadFee.selector);
+        entry.depositIntent(
+            _intent(address(usdc), amount), CrossChainEntry.Fees(pf0, 0, address(entry)), block.timestamp
+        );
+        vm.expectRevert(CrossChainEntry.BadFee.selector);
+        entry.lock(_transfer(address(usdc), amount), CrossChainEntry.Fees(pf0, 0, address(entry)), block.timestamp);
+        vm.stopPrank();
+        // Native input too.
+        uint256 wethPf = _minProtocolFee(1 ether, 0);
+        vm.deal(ALICE, 2 ether);
+        vm.prank(ALICE);
+        vm.expectRevert(CrossChainEntry.BadFee.selector);
+        entry.lock{value: 1 ether + wethPf}(
+            _transfer(address(weth), 1 ether), CrossChainEntry.Fees(wethPf, 0, address(entry)), block.timestamp
+        );
+        vm.assertEq(usdc.balanceOf(ALICE), 10_000e6, "nothing taken");
+        vm.assertEq(ALICE.balance, 2 ether, "no native taken");
+        vm.assertEq(spokePool.depositCount(), 0, "no deposit");
+        vm.assertEq(bridge.lockCount(), 0, "no lock");
+        _assertEntryEmpty();
+
+        // Any other recipient is fine.
+        vm.prank(ALICE);
+        entry.depositIntent(_intent(address(usdc), amount), CrossChainEntry.Fees(pf, 1e6, INTEGRATOR), block.timestamp);
+        vm.assertEq(usdc.balanceOf(INTEGRATOR), 1e6, "paid to a real recipient");
+        _assertEntryEmpty();
+    }
+
     // ---- other checks ----
 
     function test_ExpiredZeroAndMissingArgumentsRevert() public {

@@ -160,6 +160,11 @@ contract CrossChainEntryHandler is TestBase {
         } else if (mode == 13) {
             c.integratorFee = 1 + feeSeed % (cap + 1); // a fee for nobody
             c.integratorFeeRecipient = address(0);
+            if ((seed >> 56) % 2 == 0) {
+                // Or for the entry itself (where nothing could take it out), with a fee or none.
+                c.integratorFeeRecipient = address(entry);
+                if ((seed >> 57) % 2 == 0) c.integratorFee = 0;
+            }
         } else if (mode == 14) {
             c.deadline = block.timestamp - 1 - (seed >> 40) % 100; // expired
         } else if (mode == 15) {
@@ -214,6 +219,7 @@ contract CrossChainEntryHandler is TestBase {
         if (block.timestamp > c.deadline) return false;
         if (c.amount == 0 || c.recipient == address(0)) return false;
         if (c.integratorFee > 0 && c.integratorFeeRecipient == address(0)) return false;
+        if (c.integratorFeeRecipient == address(entry)) return false;
         if (c.protocolFee * 100 > total || c.integratorFee * 100 > total) return false;
         if (c.protocolFee < (total * pips) / 1_000_000) return false;
         if (c.value > 0 && (c.token != address(weth) || c.value != total)) return false;

@@ -11,8 +11,9 @@ import {WrappedNative} from "../src/test/WrappedNative.sol";
 
 /// @notice LockReleaseBridge call by call: who may do what (owner, releaser before and after a rotation, fee taker,
 ///         depositors, strangers), locks credited by what arrived, the accept / refund state machine around the
-///         deadline, releases once per (origin chain, origin bridge, nonce), the hourly limit and the delayed
-///         queue (execute, cancel), and native payouts.
+///         deadline, releases once per (origin chain, origin bridge, nonce), the hourly limit (a token bucket) and
+///         the delayed queue (execute, cancel, voided by a rotation), releases paid only from free liquidity (never
+///         from unaccepted locks, whose refunds stay payable), and native payouts.
 contract LockReleaseBridgeTest is TestBase {
     uint32 internal constant LOCK_TIMEOUT = 1 days;
     uint32 internal constant RELEASE_DELAY = 6 hours;
@@ -98,6 +99,13 @@ contract LockReleaseBridgeTest is TestBase {
         new LockReleaseBridge(OWNER, RELEASER, address(0), LOCK_TIMEOUT, RELEASE_DELAY);
         vm.expectRevert(LockReleaseBridge.ZeroAmount.selector);
         new LockReleaseBridge(OWNER, RELEASER, address(weth), 0, RELEASE_DELAY);
+        // No delay would make the hourly limit no bound at all.
+        vm.expectRevert(LockReleaseBridge.ZeroAmount.selector);
+        new LockReleaseBridge(OWNER, RELEASER, address(weth), LOCK_TIMEOUT, 0);
+        vm.expectRevert(LockReleaseBridge.ZeroAmount.selector);
+        new LockReleaseBridge(OWNER, RELEASER, address(weth), 0, 0);
+        // The least delay is enough.
+        vm.assertEq(new LockReleaseBridge(OWNER, RELEASER, address(weth), 1, 1).releaseDelay(), 1, "1 s delay");
         vm.assertEq(bridge.owner(), OWNER, "owner");
         vm.assertEq(bridge.releaser(), RELEASER, "releaser");
         vm.assertEq(bridge.lockTimeout(), LOCK_TIMEOUT, "timeout");
@@ -428,11 +436,14 @@ contract LockReleaseBridgeTest is TestBase {
         bridge.release(ORIGIN, OTHER_ORIGIN_BRIDGE, 5, address(token), 10e18, RECIPIENT);
     }
 
-    function test_LimitWindowPaysWithinQueuesBeyondAndResetsAfterAnHour() public {
-        // Limit 1,000 per hour.
+    function test_LimitBucketPaysWithinQueuesBeyondAndIsFullAfterAnIdleHour() public {
+        // Limit 1,000 per hour; the bucket starts full.
+        vm.assertEq(bridge.releasableNow(address(token)), 1_000e18, "full at first");
         _release(0, address(token), 600e18, RECIPIENT);
+        vm.assertEq(bridge.releasableNow(address(token)), 400e18, "less what was paid");
         _release(1, address(token), 400e18, RECIPIENT);
         vm.assertEq(token.balanceOf(RECIPIENT), 1_000e18, "exactly the limit paid at once");
+        vm.assertEq(bridge.releasableNow(address(token)), 0, "empty");
 
         vm.recordLogs();
         _release(2, address(token), 1, RECIPIENT);
@@ -445,48 +456,166 @@ contract LockReleaseBridgeTest is TestBase {
         vm.assertEq(pending.amount, 1, "pending amount");
         vm.assertEq(pending.recipient, RECIPIENT, "pending recipient");
         vm.assertEq(uint256(pending.executableAt), block.timestamp + RELEASE_DELAY, "pending time");
+        vm.assertEq(pending.queuedBy, RELEASER, "queued by the releaser");
         vm.assertTrue(bridge.released(ORIGIN, ORIGIN_BRIDGE, 2), "a queued message counts as released");
+        vm.assertEq(bridge.releasableNow(address(token)), 0, "a queued release counts nothing");
 
-        // The limit is per token: the wrapped native has its own.
+        // The limit is per token: the wrapped native has its own bucket.
+        vm.assertEq(bridge.releasableNow(address(weth)), 10e18, "weth bucket full");
         _release(3, address(weth), 10e18, RECIPIENT);
         vm.assertEq(weth.balanceOf(RECIPIENT), 0, "no weth to a contract-less account: native");
-        vm.assertEq(RECIPIENT.balance, 10e18, "weth window independent");
+        vm.assertEq(RECIPIENT.balance, 10e18, "weth bucket independent");
+        vm.assertEq(bridge.releasableNow(address(weth)), 0, "weth bucket empty");
 
-        // 59:59 later the window is still full; an hour after it opened it starts afresh.
+        // 59:59 later the bucket is a second's refill short of full; an hour after the spending it is full.
         vm.warp(START + 1 hours - 1);
-        _release(4, address(token), 1, RECIPIENT);
-        vm.assertEq(token.balanceOf(RECIPIENT), 1_000e18, "still the same window: queued");
+        uint256 almost = (uint256(1 hours - 1) * 1_000e18) / 1 hours;
+        vm.assertEq(bridge.releasableNow(address(token)), almost, "refilled but for a second's worth");
+        _release(4, address(token), almost + 1, RECIPIENT);
+        vm.assertEq(token.balanceOf(RECIPIENT), 1_000e18, "one wei beyond the refill: queued");
         vm.warp(START + 1 hours);
+        vm.assertEq(bridge.releasableNow(address(token)), 1_000e18, "full after an hour");
         _release(5, address(token), 1_000e18, RECIPIENT);
-        vm.assertEq(token.balanceOf(RECIPIENT), 2_000e18, "new window pays the full limit");
+        vm.assertEq(token.balanceOf(RECIPIENT), 2_000e18, "the full limit paid");
         _release(6, address(token), 1, RECIPIENT);
         vm.assertEq(token.balanceOf(RECIPIENT), 2_000e18, "and no more");
+
+        // An idle day refills it to the limit, never beyond.
+        vm.warp(START + 1 days);
+        vm.assertEq(bridge.releasableNow(address(token)), 1_000e18, "capped at the limit");
+        _release(7, address(token), 1_000e18 + 1, RECIPIENT);
+        vm.assertEq(token.balanceOf(RECIPIENT), 2_000e18, "a limit and a wei: queued");
     }
 
     /// @dev A release that does not fit is not counted: a smaller one after it still pays.
-    function test_AQueuedReleaseLeavesTheWindowUntouched() public {
+    function test_AQueuedReleaseLeavesTheBucketUntouched() public {
         _release(0, address(token), 5_000e18, RECIPIENT);
+        vm.assertEq(bridge.releasableNow(address(token)), 1_000e18, "still full");
         _release(1, address(token), 1_000e18, RECIPIENT);
         vm.assertEq(token.balanceOf(RECIPIENT), 1_000e18, "the small one paid");
     }
 
-    /// @dev A fixed window (as documented): the limit is per window, not per sliding hour, so a (leaked) releaser
-    ///      moves up to twice the limit within seconds around the window's turn.
-    function test_FixedWindowAllowsTwoLimitsAroundItsTurn() public {
+    /// @dev The refill is proportional to the time passed: half an hour after the full limit was spent, half of it
+    ///      is releasable again.
+    function test_BucketRefillIsProportional() public {
+        _release(0, address(token), 1_000e18, RECIPIENT);
+        vm.warp(START + 30 minutes);
+        vm.assertEq(bridge.releasableNow(address(token)), 500e18, "half refilled after half an hour");
+        _release(1, address(token), 500e18 + 1, RECIPIENT);
+        vm.assertEq(token.balanceOf(RECIPIENT), 1_000e18, "beyond the half: queued");
+        _release(2, address(token), 500e18, RECIPIENT);
+        vm.assertEq(token.balanceOf(RECIPIENT), 1_500e18, "the half paid");
+        vm.assertEq(bridge.releasableNow(address(token)), 0, "empty again");
+
+        vm.warp(START + 36 minutes);
+        vm.assertEq(bridge.releasableNow(address(token)), 100e18, "six minutes: a tenth");
+        vm.warp(START + 45 minutes);
+        vm.assertEq(bridge.releasableNow(address(token)), 250e18, "fifteen minutes: a quarter");
+        _release(3, address(token), 100e18, RECIPIENT);
+        vm.assertEq(bridge.releasableNow(address(token)), 150e18, "less what was paid");
+        vm.warp(START + 45 minutes + 30 minutes);
+        vm.assertEq(bridge.releasableNow(address(token)), 650e18, "half an hour more: half the limit more");
+        vm.warp(START + 45 minutes + 1 hours);
+        vm.assertEq(bridge.releasableNow(address(token)), 1_000e18, "full an hour after the last release");
+    }
+
+    /// @dev What was a fixed window's turn is nothing now: a full limit spent just before it leaves a second's
+    ///      refill just after it, so a (leaked) releaser no longer moves two limits within seconds.
+    function test_TwoLimitsAroundAFormerWindowTurnNoLongerBothPay() public {
         _release(0, address(token), 1, RECIPIENT);
         vm.warp(START + 1 hours - 1);
         _release(1, address(token), 1_000e18 - 1, RECIPIENT);
+        vm.assertEq(token.balanceOf(RECIPIENT), 1_000e18, "one limit paid");
         vm.warp(START + 1 hours);
+        // spent 1,000e18 - 1, refilled a second's worth: that and the wei are all there is.
+        uint256 second = uint256(1_000e18) / 1 hours;
+        vm.assertEq(bridge.releasableNow(address(token)), second + 1, "a second's refill");
         _release(2, address(token), 1_000e18, RECIPIENT);
-        vm.assertEq(token.balanceOf(RECIPIENT), 2_000e18, "two limits within a second");
+        vm.assertEq(token.balanceOf(RECIPIENT), 1_000e18, "the second limit waits");
+        vm.assertGt(bridge.pendingRelease(ORIGIN, ORIGIN_BRIDGE, 2).executableAt, 0, "queued");
+        // Split into small releases it does not fit either: at most the refill goes out at once.
+        _release(3, address(token), second + 1, RECIPIENT);
+        _release(4, address(token), 1, RECIPIENT);
+        vm.assertEq(token.balanceOf(RECIPIENT), 1_000e18 + second + 1, "only the refill paid");
+        // The next full limit an hour after the last spending.
+        vm.warp(START + 2 hours);
+        vm.assertEq(bridge.releasableNow(address(token)), 1_000e18, "full an hour later");
+    }
+
+    /// @dev For any spending and wait: exactly the proportional refill is releasable, and exactly that pays at once.
+    function testFuzz_BucketRefill(uint256 spend, uint256 wait) public {
+        uint256 limit = 1_000e18;
+        spend = bound(spend, 1, limit);
+        wait = bound(wait, 0, 2 hours);
+        _release(0, address(token), spend, RECIPIENT);
+        vm.warp(START + wait);
+        uint256 refilled = wait >= 1 hours ? limit : (wait * limit) / 1 hours;
+        uint256 expected = spend > refilled ? limit - (spend - refilled) : limit;
+        vm.assertEq(bridge.releasableNow(address(token)), expected, "limit less the unrefilled spending");
+
+        uint256 snapshot = vm.snapshotState();
+        _release(1, address(token), expected + 1, RECIPIENT);
+        vm.assertEq(token.balanceOf(RECIPIENT), spend, "a wei beyond: queued");
+        vm.revertToState(snapshot);
+        if (expected == 0) return;
+        _release(1, address(token), expected, RECIPIENT);
+        vm.assertEq(token.balanceOf(RECIPIENT), spend + expected, "exactly the releasable amount paid");
+        vm.assertEq(bridge.releasableNow(address(token)), 0, "and the bucket is empty");
     }
 
     function test_ZeroLimitQueuesEveryRelease() public {
         vm.prank(OWNER);
         bridge.setReleaseLimit(address(token), 0);
+        vm.assertEq(bridge.releasableNow(address(token)), 0, "nothing releasable");
         _release(0, address(token), 1, RECIPIENT);
         vm.assertEq(token.balanceOf(RECIPIENT), 0, "queued");
         vm.assertGt(bridge.pendingRelease(ORIGIN, ORIGIN_BRIDGE, 0).executableAt, 0, "pending");
+    }
+
+    /// @dev A limit fits the bucket's uint192: a larger one is refused (ZeroAmount), the largest one counts without
+    ///      overflowing.
+    function test_ReleaseLimitIsCappedAtUint192() public {
+        uint256 cap = type(uint192).max;
+        vm.startPrank(OWNER);
+        vm.expectRevert(LockReleaseBridge.ZeroAmount.selector);
+        bridge.setReleaseLimit(address(token), cap + 1);
+        vm.expectRevert(LockReleaseBridge.ZeroAmount.selector);
+        bridge.setReleaseLimit(address(token), type(uint256).max);
+        vm.assertEq(bridge.releaseLimit(address(token)), 1_000e18, "unchanged");
+        bridge.setReleaseLimit(address(token), cap);
+        vm.stopPrank();
+        vm.assertEq(bridge.releaseLimit(address(token)), cap, "the cap itself is allowed");
+        vm.assertEq(bridge.releasableNow(address(token)), cap, "full");
+
+        _release(0, address(token), LIQUIDITY, RECIPIENT);
+        vm.assertEq(token.balanceOf(RECIPIENT), LIQUIDITY, "all the liquidity at once");
+        vm.assertEq(bridge.releasableNow(address(token)), cap - LIQUIDITY, "counted");
+        vm.warp(START + 1 hours - 1);
+        vm.assertEq(bridge.releasableNow(address(token)), cap, "refilled (cap * 3599 s did not overflow)");
+        // More than the bridge holds fits the limit but not the liquidity.
+        vm.prank(RELEASER);
+        vm.expectRevert(
+            abi.encodeWithSelector(LockReleaseBridge.InsufficientLiquidity.selector, address(token), 0, cap)
+        );
+        bridge.release(ORIGIN, ORIGIN_BRIDGE, 1, address(token), cap, RECIPIENT);
+    }
+
+    /// @dev A new limit applies to what was already spent: raised, the difference is releasable at once; lowered
+    ///      below the spending, nothing is until the (new, slower) refill covers it.
+    function test_ALimitChangeKeepsWhatWasSpent() public {
+        _release(0, address(token), 800e18, RECIPIENT);
+        vm.prank(OWNER);
+        bridge.setReleaseLimit(address(token), 2_000e18);
+        vm.assertEq(bridge.releasableNow(address(token)), 1_200e18, "raised: the new limit less the spending");
+        vm.prank(OWNER);
+        bridge.setReleaseLimit(address(token), 500e18);
+        vm.assertEq(bridge.releasableNow(address(token)), 0, "lowered below the spending: nothing");
+        vm.warp(START + 36 minutes);
+        vm.assertEq(bridge.releasableNow(address(token)), 0, "refilled 300 of 800 at the new rate: still over 500");
+        vm.warp(START + 48 minutes);
+        vm.assertEq(bridge.releasableNow(address(token)), 100e18, "refilled 400: 400 spent of 500");
+        vm.warp(START + 1 hours);
+        vm.assertEq(bridge.releasableNow(address(token)), 500e18, "full at the new limit");
     }
 
     function test_ExecuteReleaseOnlyAfterTheDelayByAnyone() public {
@@ -551,19 +680,237 @@ contract LockReleaseBridgeTest is TestBase {
         bridge.release(ORIGIN, ORIGIN_BRIDGE, 0, address(token), 200e18, RECIPIENT);
     }
 
-    /// @dev A rotation does not drop a leaked releaser's queued releases: the owner cancels them within the delay.
-    function test_AnOldReleasersQueueOutlivesTheRotationUntilCancelled() public {
+    /// @dev A rotation voids a (leaked) releaser's queued releases: executing one reverts ReleaserRotated, however
+    ///      late, and its message stays taken until the owner cancels it; the new releaser then releases it afresh,
+    ///      and its own queued releases execute.
+    function test_ARotatedReleasersQueueIsNeverPaid() public {
         _release(0, address(token), 5_000e18, STRANGER);
         _release(1, address(token), 6_000e18, STRANGER);
+        vm.assertEq(bridge.pendingRelease(ORIGIN, ORIGIN_BRIDGE, 0).queuedBy, RELEASER, "queued by the releaser");
+        vm.prank(OWNER);
+        bridge.setReleaser(NEW_RELEASER);
+
+        // Too early is still reported as such.
+        vm.expectRevert(abi.encodeWithSelector(LockReleaseBridge.TooEarly.selector, uint64(START + RELEASE_DELAY)));
+        bridge.executeRelease(ORIGIN, ORIGIN_BRIDGE, 0);
+        vm.warp(START + RELEASE_DELAY);
+        vm.expectRevert(LockReleaseBridge.ReleaserRotated.selector);
+        bridge.executeRelease(ORIGIN, ORIGIN_BRIDGE, 0);
+        vm.prank(NEW_RELEASER);
+        vm.expectRevert(LockReleaseBridge.ReleaserRotated.selector);
+        bridge.executeRelease(ORIGIN, ORIGIN_BRIDGE, 1);
+        vm.warp(START + 30 days);
+        vm.expectRevert(LockReleaseBridge.ReleaserRotated.selector);
+        bridge.executeRelease(ORIGIN, ORIGIN_BRIDGE, 1);
+        vm.assertEq(token.balanceOf(STRANGER), 0, "nothing paid");
+        vm.assertGt(bridge.pendingRelease(ORIGIN, ORIGIN_BRIDGE, 1).executableAt, 0, "still pending");
+
+        // The message stays taken until the owner cancels it; then the new releaser releases it correctly.
+        vm.prank(NEW_RELEASER);
+        vm.expectRevert(abi.encodeWithSelector(LockReleaseBridge.AlreadyReleased.selector, ORIGIN, ORIGIN_BRIDGE, 1));
+        bridge.release(ORIGIN, ORIGIN_BRIDGE, 1, address(token), 100e18, RECIPIENT);
+        vm.prank(OWNER);
+        bridge.cancelRelease(ORIGIN, ORIGIN_BRIDGE, 1);
+        vm.prank(NEW_RELEASER);
+        bridge.release(ORIGIN, ORIGIN_BRIDGE, 1, address(token), 100e18, RECIPIENT);
+        vm.assertEq(token.balanceOf(RECIPIENT), 100e18, "re-released by the new releaser");
+
+        // The new releaser's own queued release executes.
+        vm.prank(NEW_RELEASER);
+        bridge.release(ORIGIN, ORIGIN_BRIDGE, 2, address(token), 5_000e18, RECIPIENT);
+        vm.assertEq(bridge.pendingRelease(ORIGIN, ORIGIN_BRIDGE, 2).queuedBy, NEW_RELEASER, "queued by the new one");
+        vm.warp(block.timestamp + RELEASE_DELAY);
+        bridge.executeRelease(ORIGIN, ORIGIN_BRIDGE, 2);
+        vm.assertEq(token.balanceOf(RECIPIENT), 5_100e18, "the current releaser's queue pays");
+        vm.expectRevert(LockReleaseBridge.ReleaserRotated.selector);
+        bridge.executeRelease(ORIGIN, ORIGIN_BRIDGE, 0);
+    }
+
+    /// @dev Rotations are counted: rotated back to the old key, its old queue stays void.
+    function test_RotatingBackToTheOldReleaserDoesNotReviveItsQueue() public {
+        _release(0, address(token), 5_000e18, STRANGER);
         vm.startPrank(OWNER);
         bridge.setReleaser(NEW_RELEASER);
-        bridge.cancelRelease(ORIGIN, ORIGIN_BRIDGE, 0);
+        bridge.setReleaser(RELEASER);
         vm.stopPrank();
         vm.warp(START + RELEASE_DELAY);
-        vm.expectRevert(LockReleaseBridge.NotPending.selector);
+        vm.expectRevert(LockReleaseBridge.ReleaserRotated.selector);
         bridge.executeRelease(ORIGIN, ORIGIN_BRIDGE, 0);
+        vm.assertEq(token.balanceOf(STRANGER), 0, "not paid after the rotation back");
+    }
+
+    // ---- free liquidity: unaccepted locks stay for their refunds ----
+
+    function _held(address t) internal view returns (uint256) {
+        return bridge.heldForRefunds(t);
+    }
+
+    function test_HeldForRefundsFollowsTheLocksState() public {
+        vm.assertEq(_held(address(token)), 0, "nothing held at first");
+        uint256 a = _lock(ALICE, ALICE, token, 100e18);
+        uint256 b = _lock(BOB, BOB, token, 50e18);
+        uint256 c = _lock(ALICE, ALICE, token, 7e18);
+        uint256 f = _lock(ALICE, ALICE, fot, 1_000e18);
+        vm.assertEq(_held(address(token)), 157e18, "locks held");
+        vm.assertEq(_held(address(fot)), 990e18, "what arrived is held");
+
+        vm.startPrank(RELEASER);
+        bridge.accept(a);
+        vm.assertEq(_held(address(token)), 57e18, "accepted: liquidity now");
+        bridge.accept(a);
+        vm.assertEq(_held(address(token)), 57e18, "a re-sent acceptance changes nothing");
+        bridge.refund(b);
+        vm.assertEq(_held(address(token)), 7e18, "refunded by the releaser");
+        vm.expectRevert(abi.encodeWithSelector(LockReleaseBridge.NotLocked.selector, b));
+        bridge.accept(b);
+        vm.stopPrank();
+        vm.assertEq(_held(address(token)), 7e18, "a refused accept changes nothing");
+
+        vm.warp(START + LOCK_TIMEOUT + 1);
+        vm.prank(ALICE);
+        bridge.refund(c);
+        vm.assertEq(_held(address(token)), 0, "refunded by the depositor");
+        vm.prank(STRANGER);
+        bridge.refund(f);
+        vm.assertEq(_held(address(fot)), 0, "fot refunded");
+        vm.assertEq(_held(address(weth)), 0, "per token");
+        vm.assertEq(token.balanceOf(address(bridge)), LIQUIDITY + 100e18, "the accepted lock stays as liquidity");
+    }
+
+    /// @dev The reviewer's scenario: alice locks 100 of a token the bridge holds nothing else of; the releaser
+    ///      releases 100 of it for another chain's message. Neither at once nor delayed does it reach alice's lock,
+    ///      and her refund after the deadline pays.
+    function test_AReleaseNeverSpendsAnUnacceptedLock() public {
+        MintableToken fresh = new MintableToken("FRESH", 18);
+        vm.prank(OWNER);
+        bridge.setReleaseLimit(address(fresh), 1_000e18);
+        uint256 nonce = _lock(ALICE, ALICE, fresh, 100e18);
+        vm.assertEq(fresh.balanceOf(address(bridge)), 100e18, "only alice's lock here");
+
+        vm.prank(RELEASER);
+        vm.expectRevert(
+            abi.encodeWithSelector(LockReleaseBridge.InsufficientLiquidity.selector, address(fresh), 0, 100e18)
+        );
+        bridge.release(ORIGIN + 1, OTHER_ORIGIN_BRIDGE, 0, address(fresh), 100e18, RECIPIENT);
+        vm.assertFalse(bridge.released(ORIGIN + 1, OTHER_ORIGIN_BRIDGE, 0), "the message stays open");
+        vm.assertEq(bridge.releasableNow(address(fresh)), 1_000e18, "nothing counted");
+
+        // Delayed (beyond the limit) it is queued, but its execution finds no free liquidity either.
+        vm.prank(RELEASER);
+        bridge.release(ORIGIN + 1, OTHER_ORIGIN_BRIDGE, 1, address(fresh), 2_000e18, RECIPIENT);
+        vm.warp(START + RELEASE_DELAY);
+        vm.expectRevert(
+            abi.encodeWithSelector(LockReleaseBridge.InsufficientLiquidity.selector, address(fresh), 0, 2_000e18)
+        );
+        bridge.executeRelease(ORIGIN + 1, OTHER_ORIGIN_BRIDGE, 1);
+        vm.assertEq(fresh.balanceOf(RECIPIENT), 0, "nothing released");
+        vm.assertEq(fresh.balanceOf(address(bridge)), 100e18, "the lock intact");
+
+        vm.warp(START + LOCK_TIMEOUT + 1);
+        vm.prank(ALICE);
+        bridge.refund(nonce);
+        vm.assertEq(fresh.balanceOf(ALICE), 100e18, "alice's refund paid in full");
+        vm.assertEq(fresh.balanceOf(address(bridge)), 0, "bridge empty");
+        vm.assertEq(_held(address(fresh)), 0, "nothing held");
+    }
+
+    /// @dev Free liquidity is the balance less what unaccepted locks hold: a donation is free, an accepted lock
+    ///      becomes free, and a queued release waiting for liquidity pays once there is some.
+    function test_ReleasesPayOnlyFreeLiquidity() public {
+        MintableToken fresh = new MintableToken("FRESH", 18);
+        vm.prank(OWNER);
+        bridge.setReleaseLimit(address(fresh), 50e18);
+        uint256 nonce = _lock(ALICE, ALICE, fresh, 100e18);
+        fresh.mint(address(bridge), 30e18);
+
+        vm.prank(RELEASER);
+        vm.expectRevert(
+            abi.encodeWithSelector(LockReleaseBridge.InsufficientLiquidity.selector, address(fresh), 30e18, 31e18)
+        );
+        bridge.release(ORIGIN, ORIGIN_BRIDGE, 0, address(fresh), 31e18, RECIPIENT);
+        _release(0, address(fresh), 30e18, RECIPIENT);
+        vm.assertEq(fresh.balanceOf(RECIPIENT), 30e18, "the free part paid");
+
+        _release(1, address(fresh), 100e18, RECIPIENT);
+        vm.warp(START + RELEASE_DELAY);
+        vm.expectRevert(
+            abi.encodeWithSelector(LockReleaseBridge.InsufficientLiquidity.selector, address(fresh), 0, 100e18)
+        );
         bridge.executeRelease(ORIGIN, ORIGIN_BRIDGE, 1);
-        vm.assertEq(token.balanceOf(STRANGER), 6_000e18, "the uncancelled one pays");
+        vm.assertGt(bridge.pendingRelease(ORIGIN, ORIGIN_BRIDGE, 1).executableAt, 0, "still pending");
+
+        // Accepted, the lock is liquidity: the queued release pays.
+        vm.prank(RELEASER);
+        bridge.accept(nonce);
+        bridge.executeRelease(ORIGIN, ORIGIN_BRIDGE, 1);
+        vm.assertEq(fresh.balanceOf(RECIPIENT), 130e18, "paid once the lock was accepted");
+        vm.assertEq(fresh.balanceOf(address(bridge)), 0, "all of it");
+    }
+
+    /// @dev The wrapped native checks free liquidity before it unwraps.
+    function test_TheWrappedNativeUnwrapsOnlyFreeLiquidity() public {
+        vm.deal(ALICE, 5e18);
+        uint256 nonce = bridge.lockCount();
+        vm.startPrank(ALICE);
+        weth.deposit{value: 5e18}();
+        weth.approve(address(bridge), 5e18);
+        bridge.lock(ALICE, address(weth), 5e18, address(weth), 5e18, DESTINATION, RECIPIENT);
+        vm.stopPrank();
+        vm.prank(OWNER);
+        bridge.setReleaseLimit(address(weth), type(uint192).max);
+
+        address eoa = address(0xE0A);
+        vm.prank(RELEASER);
+        vm.expectRevert(
+            abi.encodeWithSelector(
+                LockReleaseBridge.InsufficientLiquidity.selector, address(weth), LIQUIDITY, LIQUIDITY + 1
+            )
+        );
+        bridge.release(ORIGIN, ORIGIN_BRIDGE, 0, address(weth), LIQUIDITY + 1, eoa);
+        _release(0, address(weth), LIQUIDITY, eoa);
+        vm.assertEq(eoa.balance, LIQUIDITY, "the free part unwrapped");
+        vm.assertEq(weth.balanceOf(address(bridge)), 5e18, "the lock left");
+
+        vm.warp(START + LOCK_TIMEOUT + 1);
+        vm.prank(ALICE);
+        bridge.refund(nonce);
+        vm.assertEq(weth.balanceOf(ALICE), 5e18, "refunded in weth");
+    }
+
+    /// @dev For any liquidity, lock and release: a release pays iff it fits the free liquidity; the balance never
+    ///      falls below what is held; the lock's refund pays.
+    function testFuzz_AReleaseNeverReachesALock(uint256 liquidity, uint256 locked, uint256 amount) public {
+        liquidity = bound(liquidity, 0, 1e30);
+        locked = bound(locked, 1, 1e30);
+        amount = bound(amount, 1, 2e30);
+        MintableToken fresh = new MintableToken("FRESH", 18);
+        vm.prank(OWNER);
+        bridge.setReleaseLimit(address(fresh), type(uint192).max);
+        fresh.mint(address(bridge), liquidity);
+        uint256 nonce = _lock(ALICE, ALICE, fresh, locked);
+
+        vm.prank(RELEASER);
+        (bool ok, bytes memory reason) = address(bridge)
+            .call(
+                abi.encodeCall(LockReleaseBridge.release, (ORIGIN, ORIGIN_BRIDGE, 0, address(fresh), amount, RECIPIENT))
+            );
+        vm.assertEq(ok, amount <= liquidity, "pays exactly when the free liquidity covers it");
+        if (!ok) {
+            vm.assertEq(
+                keccak256(reason),
+                keccak256(
+                    abi.encodeWithSelector(
+                        LockReleaseBridge.InsufficientLiquidity.selector, address(fresh), liquidity, amount
+                    )
+                ),
+                "InsufficientLiquidity(token, free, amount)"
+            );
+        }
+        vm.assertGe(fresh.balanceOf(address(bridge)), _held(address(fresh)), "balance covers the hold");
+        vm.warp(START + LOCK_TIMEOUT + 1);
+        vm.prank(ALICE);
+        bridge.refund(nonce);
+        vm.assertEq(fresh.balanceOf(ALICE), locked, "the refund paid");
     }
 
     // ---- native payouts ----

@@ -9,10 +9,10 @@ import {LockReleaseBridge} from "../src/LockReleaseBridge.sol";
 
 /// @notice What the invariant fuzzer calls: locks by three depositors (directly or through the fee taker, in a
 ///         plain and a fee-on-transfer token), accepts and refunds by the releaser, old releasers, depositors and
-///         strangers, releases of a small set of messages by the releaser and by others, executions, cancels,
-///         limit changes, releaser rotations and time passing. Every call is checked against what the contract
-///         promises (it succeeds exactly when it should, and moves exactly what it should); the ghosts feed the
-///         suite's invariants.
+///         strangers, releases of a small set of messages by the releaser and by others (now and then of the bridge's
+///         whole balance), executions, cancels, limit changes, releaser rotations and time passing. Every call is
+///         checked against what the contract promises (it succeeds exactly when it should, and moves exactly what it
+///         should); the ghosts feed the suite's invariants.
 contract LockReleaseBridgeHandler is TestBase {
     struct LockGhost {
         address token;
@@ -28,11 +28,21 @@ contract LockReleaseBridgeHandler is TestBase {
         address recipient;
         uint256 amount;
         uint64 executableAt;
+        address queuedBy;
+        /// @dev The handler's count of rotations when it was queued.
+        uint256 rotation;
     }
 
-    struct Window {
-        uint256 start;
-        uint256 used;
+    /// @dev The release limit's token bucket, mirrored: what was spent (net of the refill) as of `updatedAt`.
+    struct Bucket {
+        uint256 updatedAt;
+        uint256 spent;
+    }
+
+    /// @dev A release paid at once: when, and how much.
+    struct AtOnce {
+        uint256 at;
+        uint256 amount;
     }
 
     struct ReleaseCall {
@@ -67,7 +77,12 @@ contract LockReleaseBridgeHandler is TestBase {
 
     LockGhost[] internal _locks;
     mapping(bytes32 key => PendingGhost) internal _pending;
-    mapping(address token => Window) internal _window;
+    mapping(address token => Bucket) internal _bucket;
+    /// @dev Releases paid at once since the token's limit was last set (for the rate check).
+    mapping(address token => AtOnce[]) internal _atOnce;
+
+    /// @notice What unaccepted locks hold, per token (lock +, accept and refund −): what must never be released.
+    mapping(address token => uint256) public heldGhost;
 
     mapping(address token => uint256) public initialLiquidity;
     mapping(address token => uint256) public creditedTotal;
@@ -80,6 +95,9 @@ contract LockReleaseBridgeHandler is TestBase {
     uint256 public nonReleaserSuccesses;
     /// @notice Refunds that paid anything but the credited amount to the recorded depositor (0 always).
     uint256 public refundViolations;
+    /// @notice Refunds of a Locked lock by an allowed caller (the releaser, anyone after the deadline) that failed
+    ///         (0 always: nothing, liquidity included, blocks them).
+    uint256 public blockedRefunds;
     /// @notice Any other broken promise seen call by call (0 always).
     uint256 public violations;
     string public lastViolation;
@@ -97,6 +115,15 @@ contract LockReleaseBridgeHandler is TestBase {
     uint256 public rotations;
     uint256 public refusedOldReleaserCalls;
     uint256 public refusedStrangerReleases;
+    /// @notice Releases (at once) and executions by the releaser refused for lack of free liquidity.
+    uint256 public refusedForLiquidity;
+    /// @notice Executions of a release queued by a releaser that was rotated away, refused.
+    uint256 public refusedRotatedExecutions;
+    /// @notice Refunds paid while the bridge's free liquidity could not have covered them (only the hold could).
+    uint256 public refundsOnlyTheHoldCovered;
+    /// @notice Releases of the bridge's whole balance of a token tried while some of it was held for refunds.
+    uint256 public drainAttempts;
+    uint256 public refusedLimitsAboveTheCap;
 
     constructor(LockReleaseBridge bridge_, MintableToken token_, FeeOnTransferToken fot_, address feeTaker_) {
         bridge = bridge_;
@@ -185,6 +212,7 @@ contract LockReleaseBridgeHandler is TestBase {
 
         _locks.push(LockGhost(t, depositor, credited, record.deadline, false, 0));
         creditedTotal[t] += credited;
+        heldGhost[t] += credited;
         if (viaFeeTaker) ++locksViaFeeTaker;
         else ++locksDirect;
     }
@@ -206,7 +234,10 @@ contract LockReleaseBridgeHandler is TestBase {
         if (!ok && caller != current && _isOldReleaser(caller)) ++refusedOldReleaserCalls;
         if (ok && nonce >= _locks.length) _violation("accepted a lock that does not exist");
         if (ok && nonce < _locks.length) {
-            if (record.state == LockReleaseBridge.LockState.Locked) ++accepts;
+            if (record.state == LockReleaseBridge.LockState.Locked) {
+                ++accepts;
+                heldGhost[record.token] -= record.amount;
+            }
             _locks[nonce].accepted = true;
             if (bridge.locks(nonce).state != LockReleaseBridge.LockState.Accepted) _violation("accept did not stick");
         }
@@ -228,17 +259,22 @@ contract LockReleaseBridgeHandler is TestBase {
         address t = record.token == address(0) ? address(token) : record.token;
         uint256 depositorBefore = IERC20(t).balanceOf(record.depositor);
         uint256 bridgeBefore = IERC20(t).balanceOf(address(bridge));
+        uint256 freeBefore = _free(t);
         vm.recordLogs();
         vm.prank(caller);
         (bool ok,) = address(bridge).call(abi.encodeCall(LockReleaseBridge.refund, (nonce)));
         Vm.Log[] memory logs = vm.getRecordedLogs();
         if (ok != expected) _violation(ok ? "refund succeeded where it must not" : "refund refused where it must not");
+        // (g) A Locked lock's refund by an allowed caller never fails.
+        if (!ok && expected) ++blockedRefunds;
         if (!ok) return;
         if (nonce >= _locks.length) return _violation("refunded a lock that does not exist");
 
         LockGhost storage ghost = _locks[nonce];
         ++ghost.refunds;
         refundedTotal[t] += record.amount;
+        heldGhost[t] -= record.amount;
+        if (freeBefore < record.amount) ++refundsOnlyTheHoldCovered;
         if (byReleaser) ++releaserRefunds;
         else ++lateRefunds;
         // Exactly the credited amount leaves the bridge, to the recorded depositor (less the token's own fee).
@@ -256,6 +292,15 @@ contract LockReleaseBridgeHandler is TestBase {
         address t = (seed >> 8) % 2 == 0 ? address(token) : address(fot);
         address to = recipients[(seed >> 16) % 2];
         amount = bound(amount, 1, 3_000e18);
+        // One time in two, exactly what the bucket lets out now (emptying it: the refill rate then shows).
+        uint256 releasable = bridge.releasableNow(t);
+        if ((seed >> 24) % 2 == 1 && releasable > 0) amount = releasable;
+        // One time in eight, the bridge's whole balance of the token (what a drain of its locks would look like).
+        uint256 balance = IERC20(t).balanceOf(address(bridge));
+        if ((seed >> 20) % 8 == 7 && balance > 0) {
+            amount = balance;
+            if (heldGhost[t] > 0 && caller == bridge.releaser()) ++drainAttempts;
+        }
         _release(caller, chainId, originBridge, nonce, t, amount, to);
     }
 
@@ -268,11 +313,13 @@ contract LockReleaseBridgeHandler is TestBase {
         _release(old, chainId, originBridge, nonce, address(token), bound(amount, 1, 3_000e18), old);
         if (_locks.length > 0) {
             uint256 lockNonce = keySeed % _locks.length;
+            LockReleaseBridge.LockRecord memory record = bridge.locks(lockNonce);
             vm.prank(old);
             (bool ok,) = address(bridge).call(abi.encodeCall(LockReleaseBridge.accept, (lockNonce)));
             if (ok) {
                 ++nonReleaserSuccesses;
                 _locks[lockNonce].accepted = true;
+                if (record.state == LockReleaseBridge.LockState.Locked) heldGhost[record.token] -= record.amount;
             } else {
                 ++refusedOldReleaserCalls;
             }
@@ -289,8 +336,11 @@ contract LockReleaseBridgeHandler is TestBase {
         if (pending.executableAt > block.timestamp && (seed >> 12) % 2 == 0) {
             vm.warp(uint256(pending.executableAt) + (seed >> 16) % 1 hours);
         }
-        bool expected = pending.executableAt != 0 && block.timestamp >= pending.executableAt
-            && IERC20(pending.token).balanceOf(address(bridge)) >= pending.amount;
+        bool due = pending.executableAt != 0 && block.timestamp >= pending.executableAt;
+        // Paid only when no rotation came since it was queued, and only out of free liquidity.
+        bool current = pending.rotation == rotations;
+        bool liquid = pending.executableAt != 0 && _free(pending.token) >= pending.amount;
+        bool expected = due && current && liquid;
 
         uint256 recipientBefore = pending.token == address(0) ? 0 : IERC20(pending.token).balanceOf(pending.recipient);
         vm.recordLogs();
@@ -301,6 +351,8 @@ contract LockReleaseBridgeHandler is TestBase {
         if (ok != expected) {
             _violation(ok ? "execute succeeded where it must not" : "execute refused where it must not");
         }
+        if (!ok && due && !current) ++refusedRotatedExecutions;
+        if (!ok && due && current && !liquid) ++refusedForLiquidity;
         if (!ok) return;
         // Counted whatever the ghost expected: invariant (a) sees every payment.
         uint256 paidHere = _countReleased(logs);
@@ -344,11 +396,28 @@ contract LockReleaseBridgeHandler is TestBase {
     }
 
     /// @notice The owner changes a token's hourly limit (0: every release waits).
+    ///         Now and then it tries one above the bucket's uint192, which must be refused.
     function setLimit(uint256 seed, uint256 limit) external {
         address t = seed % 2 == 0 ? address(token) : address(fot);
+        if ((seed >> 8) % 16 == 0) {
+            uint256 before = bridge.releaseLimit(t);
+            vm.prank(owner);
+            (bool ok,) = address(bridge)
+                .call(
+                    abi.encodeCall(
+                        LockReleaseBridge.setReleaseLimit,
+                        (t, bound(limit, uint256(type(uint192).max) + 1, type(uint256).max))
+                    )
+                );
+            if (ok || bridge.releaseLimit(t) != before) _violation("a limit above uint192 was taken");
+            ++refusedLimitsAboveTheCap;
+            return;
+        }
         limit = seed % 7 == 0 ? 0 : bound(limit, 1, 4_000e18);
         vm.prank(owner);
         bridge.setReleaseLimit(t, limit);
+        // The rate check starts afresh with the new limit (the bucket itself carries on).
+        delete _atOnce[t];
     }
 
     function wait(uint256 seconds_) external {
@@ -373,12 +442,14 @@ contract LockReleaseBridgeHandler is TestBase {
 
     function _releaseCall(ReleaseCall memory c) internal {
         address current = bridge.releaser();
-        // The hourly window, mirrored.
-        Window memory window = _window[c.token];
-        if (block.timestamp >= window.start + bridge.RELEASE_WINDOW()) window = Window(block.timestamp, 0);
-        bool atOnce = window.used + c.amount <= bridge.releaseLimit(c.token);
-        bool expected = c.caller == current && !bridge.released(c.chainId, c.originBridge, c.nonce)
-            && (!atOnce || IERC20(c.token).balanceOf(address(bridge)) >= c.amount);
+        // The token bucket, mirrored.
+        uint256 available = _available(c.token);
+        if (bridge.releasableNow(c.token) != available) _violation("releasableNow is not the bucket's");
+        bool atOnce = c.amount <= available;
+        // Paid at once only out of free liquidity: never what unaccepted locks hold.
+        bool liquid = _free(c.token) >= c.amount;
+        bool open = c.caller == current && !bridge.released(c.chainId, c.originBridge, c.nonce);
+        bool expected = open && (!atOnce || liquid);
 
         uint256 recipientBefore = IERC20(c.token).balanceOf(c.recipient);
         vm.recordLogs();
@@ -398,15 +469,16 @@ contract LockReleaseBridgeHandler is TestBase {
             if (_isOldReleaser(c.caller)) ++refusedOldReleaserCalls;
             else ++refusedStrangerReleases;
         }
+        if (!ok && open && atOnce && !liquid) ++refusedForLiquidity;
         if (!ok) return;
         if (!bridge.released(c.chainId, c.originBridge, c.nonce)) _violation("a release did not mark its message");
 
         uint256 paidHere = _countReleased(logs);
         if (atOnce) {
             ++paidAtOnce;
-            window.used += c.amount;
-            _window[c.token] = window;
-            if (window.used > bridge.releaseLimit(c.token)) _violation("paid at once beyond the hourly limit");
+            uint256 limit = bridge.releaseLimit(c.token);
+            _bucket[c.token] = Bucket(block.timestamp, limit - available + c.amount);
+            _checkRate(c.token, c.amount, limit);
             if (paidHere != c.amount) _violation("released within the limit but not paid");
             if (IERC20(c.token).balanceOf(c.recipient) - recipientBefore != _received(c.token, c.amount)) {
                 _violation("recipient paid wrong");
@@ -424,11 +496,45 @@ contract LockReleaseBridgeHandler is TestBase {
         if (pending.amount != c.amount || pending.token != c.token || pending.recipient != c.recipient) {
             _violation("queued what");
         }
+        if (pending.queuedBy != c.caller) _violation("queued by");
         bytes32 key = bridge.releaseKey(c.chainId, c.originBridge, c.nonce);
-        _pending[key] = PendingGhost(c.token, c.recipient, c.amount, pending.executableAt);
+        _pending[key] = PendingGhost(c.token, c.recipient, c.amount, pending.executableAt, c.caller, rotations);
         _queuedKeys.push(
             (c.chainId == originChains[1] ? 1 : 0) | (c.originBridge == originBridges[1] ? 2 : 0) | (c.nonce << 2)
         );
+    }
+
+    /// @dev What the bucket lets out at once now: the limit less what was spent and not yet refilled (refilled at
+    ///      the limit per hour, full after an idle hour).
+    function _available(address t) internal view returns (uint256) {
+        uint256 limit = bridge.releaseLimit(t);
+        Bucket memory b = _bucket[t];
+        uint256 elapsed = block.timestamp - b.updatedAt;
+        if (elapsed >= 1 hours) return limit;
+        uint256 refilled = (elapsed * limit) / 1 hours;
+        uint256 spent = b.spent > refilled ? b.spent - refilled : 0;
+        return spent >= limit ? 0 : limit - spent;
+    }
+
+    /// @dev The balance less what unaccepted locks hold (by the ghost): what releases may pay out of.
+    function _free(address t) internal view returns (uint256) {
+        uint256 balance = IERC20(t).balanceOf(address(bridge));
+        uint256 held = heldGhost[t];
+        return balance > held ? balance - held : 0;
+    }
+
+    /// @dev The rate, independently of the bucket's arithmetic: since the limit was set, what was paid at once from
+    ///      any earlier at-once release on is at most a limit plus the limit's share of the time since.
+    function _checkRate(address t, uint256 amount, uint256 limit) internal {
+        AtOnce[] storage log = _atOnce[t];
+        log.push(AtOnce(block.timestamp, amount));
+        uint256 sum;
+        for (uint256 i = log.length; i > 0; --i) {
+            sum += log[i - 1].amount;
+            if (sum > limit + ((block.timestamp - log[i - 1].at) * limit) / 1 hours) {
+                return _violation("paid at once faster than the limit per hour");
+            }
+        }
     }
 
     /// @dev Counts the bridge's Released events in `logs` per message key; returns the total amount they paid.
@@ -523,8 +629,11 @@ contract LockReleaseBridgeHandler is TestBase {
 ///         executions, cancels, rotations and waits: (a) a message is paid at most once; (b) only the releaser of
 ///         the moment ever releases or accepts; (c) the bridge's balance of each token moves only by credited locks,
 ///         refunds and paid releases; (d) a lock is refunded at most once and never both accepted and refunded;
-///         (e) a refund pays exactly the credited amount to the recorded depositor; and every call did exactly what
-///         the contract promises.
+///         (e) a refund pays exactly the credited amount to the recorded depositor; (f) the bridge's balance of each
+///         token covers heldForRefunds, which is exactly the sum of the Locked locks; (g) a Locked lock's refund by
+///         an allowed caller never fails (and all of them together would be paid at any moment); and every call did
+///         exactly what the contract promises (releases paid at once within the token bucket, only out of free
+///         liquidity, queued ones executed only while their releaser is current).
 contract LockReleaseBridgeInvariantTest is TestBase {
     struct FuzzSelector {
         address addr;
@@ -532,6 +641,7 @@ contract LockReleaseBridgeInvariantTest is TestBase {
     }
 
     uint256 internal constant LIQUIDITY = 1_000_000e18;
+    uint256 internal constant FOT_LIQUIDITY = 1_000e18;
     address internal constant OWNER = address(0x0A11);
     address internal constant RELEASER = address(0x5E1E);
     address internal constant FEE_TAKER = address(0xFEE0);
@@ -548,7 +658,8 @@ contract LockReleaseBridgeInvariantTest is TestBase {
         // The wrapped native is not exercised here (the unit tests cover native payouts).
         bridge = new LockReleaseBridge(OWNER, RELEASER, address(new MintableToken("WETH", 18)), 1 days, 6 hours);
         token.mint(address(bridge), LIQUIDITY);
-        fot.mint(address(bridge), LIQUIDITY);
+        // Little liquidity of the fee-on-transfer token: its releases soon run into what its locks hold.
+        fot.mint(address(bridge), FOT_LIQUIDITY);
         vm.startPrank(OWNER);
         bridge.setFeeTaker(FEE_TAKER);
         bridge.setReleaseLimit(address(token), 1_000e18);
@@ -635,6 +746,54 @@ contract LockReleaseBridgeInvariantTest is TestBase {
         vm.assertEq(handler.refundViolations(), 0, "a refund paid the wrong amount or account");
     }
 
+    /// @dev (f) Per token: the balance covers heldForRefunds, and heldForRefunds is exactly the sum of the amounts
+    ///      of the locks still Locked (neither accepted nor refunded).
+    function invariant_BalanceCoversExactlyTheLockedLocks() public view {
+        uint256[2] memory sums;
+        uint256 count = handler.lockGhostCount();
+        for (uint256 nonce; nonce < count; ++nonce) {
+            LockReleaseBridgeHandler.LockGhost memory ghost = handler.lockGhost(nonce);
+            if (!ghost.accepted && ghost.refunds == 0) sums[ghost.token == address(token) ? 0 : 1] += ghost.amount;
+        }
+        address[2] memory tokens = [address(token), address(fot)];
+        for (uint256 i; i < 2; ++i) {
+            address t = tokens[i];
+            vm.assertEq(bridge.heldForRefunds(t), sums[i], "heldForRefunds is not the sum of the Locked locks");
+            vm.assertEq(handler.heldGhost(t), sums[i], "the handler's hold");
+            vm.assertGe(IERC20(t).balanceOf(address(bridge)), bridge.heldForRefunds(t), "balance below the hold");
+        }
+    }
+
+    /// @dev (g) No refund of a Locked lock by an allowed caller ever failed; and at this moment all the Locked locks,
+    ///      refunded one after the other once past their deadlines, are all paid (tried, then undone).
+    function invariant_EveryLockedLockIsRefundable() public {
+        vm.assertEq(handler.blockedRefunds(), 0, "a Locked lock's refund by an allowed caller failed");
+        uint256 count = handler.lockGhostCount();
+        uint256 now_ = block.timestamp;
+        uint256 snapshot = vm.snapshotState();
+        uint256 latest = now_;
+        for (uint256 nonce; nonce < count; ++nonce) {
+            LockReleaseBridge.LockRecord memory record = bridge.locks(nonce);
+            if (record.state == LockReleaseBridge.LockState.Locked && record.deadline >= latest) {
+                latest = uint256(record.deadline) + 1;
+            }
+        }
+        vm.warp(latest);
+        for (uint256 nonce; nonce < count; ++nonce) {
+            LockReleaseBridge.LockRecord memory record = bridge.locks(nonce);
+            if (record.state != LockReleaseBridge.LockState.Locked) continue;
+            uint256 before = IERC20(record.token).balanceOf(address(bridge));
+            vm.prank(address(0xBAD9));
+            (bool ok,) = address(bridge).call(abi.encodeCall(LockReleaseBridge.refund, (nonce)));
+            vm.assertTrue(ok, "a Locked lock could not be refunded");
+            vm.assertEq(before - IERC20(record.token).balanceOf(address(bridge)), record.amount, "refund amount");
+        }
+        vm.assertEq(bridge.heldForRefunds(address(token)), 0, "token hold left");
+        vm.assertEq(bridge.heldForRefunds(address(fot)), 0, "fot hold left");
+        vm.revertToState(snapshot);
+        vm.warp(now_);
+    }
+
     /// @dev Every call succeeded exactly when the contract says it should and moved what it should.
     function invariant_EveryCallAsPromised() public view {
         vm.assertEq(handler.violations(), 0, handler.lastViolation());
@@ -642,6 +801,8 @@ contract LockReleaseBridgeInvariantTest is TestBase {
 
     /// @dev The handler is not vacuous: a fixed sequence reaches every path it checks.
     function test_HandlerReachesEveryPath() public {
+        uint256 hour = (1 hours << 2) | 1; // wait(hour): exactly an hour
+        uint256 fotSeed = 1 << 8; // release(fotSeed, ...): the releaser, the fee-on-transfer token
         for (uint256 i; i < 6; ++i) {
             // Depositor i % 3; the fee-on-transfer token for odd i; through the fee taker for i in {0, 1, 4, 5}.
             handler.lock(i | ((i % 2) << 8) | (((i >> 1) % 2) << 16), 100e18 + i);
@@ -650,22 +811,38 @@ contract LockReleaseBridgeInvariantTest is TestBase {
         handler.refund(0, 1); // releaser refunds lock 1
         handler.refund(0, 0); // refund of an accepted lock: refused
         handler.accept(0, 1); // accept of a refunded lock: refused
-        handler.refund(7 << 4, 2); // a stranger before the deadline: refused
+        handler.refund((7 << 4) | (1 << 12), 2); // a stranger before the deadline: refused
         handler.release(0, 0, 600e18); // paid at once
         handler.release(0, 0, 600e18); // again: refused
-        handler.release(0, 1, 600e18); // another message beyond the limit: queued
+        handler.release(0, 1, 600e18); // another message beyond what is left in the bucket: queued
         handler.release(0, 2, 3_000e18); // queued
         handler.release(7 << 4, 3, 1e18); // a stranger: refused
+        handler.setLimit(0, 0); // a limit above uint192: refused
+
+        // The fee-on-transfer token's free liquidity (1,000) runs out; its locks 3 and 5 stay held.
+        handler.release(fotSeed, 4, 500e18); // paid at once
+        handler.wait(hour);
+        handler.release(fotSeed, 5, 500e18); // paid at once: nothing free is left
+        handler.wait(hour);
+        handler.release(fotSeed, 6, 100e18); // fits the bucket, not the free liquidity: refused
+        handler.release(fotSeed | (7 << 20), 7, 1); // the whole balance (only locks): refused
+        handler.release(fotSeed, 8, 3_000e18); // queued by the first releaser
+
         handler.rotate(1);
         handler.oldReleaserTries(0, 4, 1e18); // the old releaser: refused
-        handler.execute(0, 1); // too early: refused
+        handler.execute(1 << 12, 1); // too early: refused
         handler.cancel(1, 2); // the owner cancels message 2
-        handler.wait(4 * (6 hours));
-        handler.execute(0, 1); // now paid
-        handler.release(0, 2, 1e18); // the cancelled message, again: paid
+        handler.execute(0, 1); // once due: refused, its releaser was rotated away
+        handler.execute(0, 8); // likewise
+        handler.release(0, 2, 1e18); // the cancelled message, again: paid by the new releaser
+        handler.release(0, 9, 3_000e18); // queued by the new releaser
+        handler.release(fotSeed, 10, 3_000e18); // queued by the new releaser, in the drained token
+        handler.execute(0, 9); // paid
+        handler.execute(0, 10); // due, current releaser, no free liquidity: refused
+        handler.refund(0, 3); // the releaser refunds a fee-on-transfer lock that only the hold covers
         handler.wait(4 * 2 days);
-        handler.refund(7 << 4, 2); // a stranger after the deadline
-        handler.accept(0, 3); // too late: refused
+        handler.refund(7 << 4, 5); // a stranger after the deadline, again only the hold covers it
+        handler.accept(0, 2); // too late: refused
 
         vm.assertGt(handler.locksViaFeeTaker(), 0, "locks via the fee taker");
         vm.assertGt(handler.locksDirect(), 0, "direct locks");
@@ -679,11 +856,19 @@ contract LockReleaseBridgeInvariantTest is TestBase {
         vm.assertGt(handler.rotations(), 0, "rotations");
         vm.assertGt(handler.refusedOldReleaserCalls(), 0, "old releaser refused");
         vm.assertGt(handler.refusedStrangerReleases(), 0, "stranger refused");
+        vm.assertGt(handler.refusedForLiquidity(), 2, "refused for liquidity (at once and delayed)");
+        vm.assertGt(handler.drainAttempts(), 0, "drain attempted");
+        vm.assertEq(handler.refusedRotatedExecutions(), 2, "executions of a rotated releaser's queue refused");
+        vm.assertEq(handler.refundsOnlyTheHoldCovered(), 2, "refunds only the hold covered");
+        vm.assertGt(handler.refusedLimitsAboveTheCap(), 0, "limit above the cap refused");
+        vm.assertEq(handler.blockedRefunds(), 0, "no refund blocked");
         vm.assertEq(handler.violations(), 0, handler.lastViolation());
         invariant_MessagePaidAtMostOnce();
         invariant_OnlyTheCurrentReleaserReleasesOrAccepts();
         invariant_BalanceMovesOnlyByLocksRefundsAndReleases();
         invariant_LockRefundedOnceNeverAcceptedAndRefunded();
         invariant_RefundPaysTheCreditedAmountToTheDepositor();
+        invariant_BalanceCoversExactlyTheLockedLocks();
+        invariant_EveryLockedLockIsRefundable();
     }
 }

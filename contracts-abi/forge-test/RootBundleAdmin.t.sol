@@ -7,8 +7,8 @@ import {MockRootBundleSpokePool} from "./mocks/MockSpokePool.sol";
 import {RootBundleAdmin} from "../src/RootBundleAdmin.sol";
 
 /// @notice RootBundleAdmin: only the proposer proposes, a proposal reaches the SpokePool once its liveness has
-///         passed (once, and never after a dispute), the owner rotates the proposer and alone forwards other admin
-///         calls.
+///         passed (once, never after a dispute, never once its proposer was rotated away), the owner rotates the
+///         proposer and alone forwards other admin calls.
 contract RootBundleAdminTest is TestBase {
     uint32 internal constant LIVENESS = 2 hours;
     uint256 internal constant START = 1_700_000_000;
@@ -76,6 +76,7 @@ contract RootBundleAdminTest is TestBase {
         vm.assertEq(proposal.relayerRefundRoot, REFUND_ROOT, "refund root");
         vm.assertEq(proposal.slowRelayRoot, SLOW_ROOT, "slow root");
         vm.assertEq(uint256(proposal.executableAt), START + LIVENESS, "executable at");
+        vm.assertEq(proposal.proposer, PROPOSER, "proposer recorded");
         vm.assertEq(_propose(SLOW_ROOT), 1, "ids count up");
         vm.assertEq(pool.rootBundleCount(), 0, "nothing relayed yet");
     }
@@ -166,18 +167,69 @@ contract RootBundleAdminTest is TestBase {
         vm.assertEq(pool.rootBundleCount(), 1, "the new proposer's bundle relayed");
     }
 
-    /// @dev A rotation does not drop the old proposer's pending proposals: the owner disputes them (documented:
-    ///      a leaked key costs a dispute and a rotation).
-    function test_AnOldProposersPendingProposalNeedsADispute() public {
+    /// @dev A rotation alone voids the old proposer's pending proposals (a leaked key's included): executing one
+    ///      reverts ProposerRotated however late; it stays until the owner disputes it; the new proposer's execute.
+    function test_ARotationVoidsTheOldProposersPendingProposals() public {
         uint256 stolen = _propose(keccak256("stolen"));
-        vm.startPrank(OWNER);
+        vm.prank(OWNER);
         admin.setProposer(NEW_PROPOSER);
-        admin.dispute(stolen);
-        vm.stopPrank();
+        vm.prank(NEW_PROPOSER);
+        uint256 fresh = admin.propose(REFUND_ROOT, SLOW_ROOT);
+        vm.assertEq(admin.proposals(fresh).proposer, NEW_PROPOSER, "the new proposer recorded");
+
+        // Too early is still reported as such.
+        vm.expectRevert(abi.encodeWithSelector(RootBundleAdmin.TooEarly.selector, uint64(START + LIVENESS)));
+        admin.execute(stolen);
         vm.warp(START + LIVENESS);
-        vm.expectRevert(abi.encodeWithSelector(RootBundleAdmin.NotProposed.selector, stolen));
+        vm.expectRevert(RootBundleAdmin.ProposerRotated.selector);
+        admin.execute(stolen);
+        vm.prank(NEW_PROPOSER);
+        vm.expectRevert(RootBundleAdmin.ProposerRotated.selector);
+        admin.execute(stolen);
+        vm.warp(START + 30 days);
+        vm.expectRevert(RootBundleAdmin.ProposerRotated.selector);
         admin.execute(stolen);
         vm.assertEq(pool.rootBundleCount(), 0, "nothing relayed");
+        vm.assertGt(uint256(admin.proposals(stolen).executableAt), 0, "stays until disputed");
+
+        admin.execute(fresh);
+        vm.assertEq(pool.rootBundleCount(), 1, "the new proposer's bundle relayed");
+        vm.assertEq(pool.rootBundle(0).relayerRefundRoot, REFUND_ROOT, "the new proposer's root");
+
+        vm.prank(OWNER);
+        admin.dispute(stolen);
+        vm.expectRevert(abi.encodeWithSelector(RootBundleAdmin.NotProposed.selector, stolen));
+        admin.execute(stolen);
+        vm.assertEq(pool.rootBundleCount(), 1, "still only the new one");
+    }
+
+    /// @dev Rotations are counted: rotated back to the old key, its old proposals stay void.
+    function test_RotatingBackToTheOldProposerDoesNotReviveItsProposals() public {
+        uint256 id = _propose(REFUND_ROOT);
+        vm.startPrank(OWNER);
+        admin.setProposer(NEW_PROPOSER);
+        admin.setProposer(PROPOSER);
+        vm.stopPrank();
+        vm.warp(START + LIVENESS);
+        vm.expectRevert(RootBundleAdmin.ProposerRotated.selector);
+        admin.execute(id);
+        vm.assertEq(pool.rootBundleCount(), 0, "not relayed after the rotation back");
+    }
+
+    /// @dev Whatever the rotations between proposing and executing, a proposal executes iff none came since.
+    function testFuzz_ExecutesIffNoRotationCameSince(uint256 rotations) public {
+        address[3] memory keys = [PROPOSER, NEW_PROPOSER, STRANGER];
+        uint256 id = _propose(REFUND_ROOT);
+        uint256 count = rotations % 4;
+        for (uint256 i; i < count; ++i) {
+            vm.prank(OWNER);
+            admin.setProposer(keys[(rotations >> (8 * (i + 1))) % 3]);
+        }
+        vm.warp(START + LIVENESS);
+        (bool ok, bytes memory reason) = address(admin).call(abi.encodeCall(RootBundleAdmin.execute, (id)));
+        vm.assertEq(ok, count == 0, "executes iff no rotation came since");
+        if (!ok) vm.assertEq(bytes32(reason), bytes32(RootBundleAdmin.ProposerRotated.selector), "ProposerRotated");
+        vm.assertEq(pool.rootBundleCount(), ok ? 1 : 0, "relayed iff executed");
     }
 
     function test_AdminCallOnlyByTheOwner() public {

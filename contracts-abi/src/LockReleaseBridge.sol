@@ -44,8 +44,10 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
         uint64 executableAt;
         address recipient;
         uint256 amount;
-        /// @dev The releaser that queued it: a release queued by a key rotated away since is never paid.
+        /// @dev The releaser that queued it, and the rotation it was queued in: a release queued before any rotation
+        ///      since (even one back to the same key) is never paid.
         address queuedBy;
+        uint64 epoch;
     }
 
     /// @dev A token bucket: `available` at `updatedAt`, refilled at releaseLimit per RELEASE_WINDOW up to the limit.
@@ -64,6 +66,8 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
 
     /// @notice The account that accepts, refunds and releases; set (and rotated) by the owner.
     address public releaser;
+    /// @notice How many times the releaser was set: a release queued under an earlier one is never paid.
+    uint64 public releaserEpoch;
     /// @notice The contract whose locks paid the service's fees (our CrossChainEntry); its locks carry feesPaid.
     address public feeTaker;
     /// @notice Locks so far on this bridge; the next lock's nonce.
@@ -161,6 +165,7 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
     function setReleaser(address releaser_) external onlyOwner {
         if (releaser_ == address(0)) revert ZeroAddress();
         releaser = releaser_;
+        ++releaserEpoch;
         emit ReleaserSet(releaser_);
     }
 
@@ -281,7 +286,14 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
             return;
         }
         uint64 executableAt = uint64(block.timestamp) + releaseDelay;
-        _pending[key] = PendingRelease(outputToken, executableAt, recipient, amount, msg.sender);
+        _pending[key] = PendingRelease(
+            outputToken,
+            executableAt,
+            recipient,
+            amount,
+            msg.sender,
+            releaserEpoch
+        );
         emit ReleaseQueued(originChainId, originBridge, nonce, outputToken, amount, recipient, executableAt);
     }
 
@@ -291,7 +303,7 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
         PendingRelease memory pending = _pending[key];
         if (pending.executableAt == 0) revert NotPending();
         if (block.timestamp < pending.executableAt) revert TooEarly(pending.executableAt);
-        if (pending.queuedBy != releaser) revert ReleaserRotated();
+        if (pending.epoch != releaserEpoch) revert ReleaserRotated();
         delete _pending[key];
         _pay(pending.token, pending.amount, pending.recipient);
         emit Released(originChainId, originBridge, nonce, pending.token, pending.amount, pending.recipient);

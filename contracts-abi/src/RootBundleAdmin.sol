@@ -18,8 +18,10 @@ contract RootBundleAdmin is Ownable {
         bytes32 relayerRefundRoot;
         bytes32 slowRelayRoot;
         uint64 executableAt;
-        /// @dev Who proposed it: a proposal of a key rotated away since is never executed.
+        /// @dev Who proposed it, and in which rotation: a proposal made before any rotation since (even one back to
+        ///      the same key) is never executed.
         address proposer;
+        uint64 epoch;
     }
 
     ISpokePoolRootBundles public immutable spokePool;
@@ -28,6 +30,8 @@ contract RootBundleAdmin is Ownable {
 
     /// @notice The account that proposes root bundles (the keeper's settlement key); set and rotated by the owner.
     address public proposer;
+    /// @notice How many times the proposer was rotated.
+    uint64 public proposerEpoch;
     uint256 public proposalCount;
     mapping(uint256 id => Proposal) private _proposals;
 
@@ -59,6 +63,7 @@ contract RootBundleAdmin is Ownable {
     function setProposer(address proposer_) external onlyOwner {
         if (proposer_ == address(0)) revert ZeroAddress();
         proposer = proposer_;
+        ++proposerEpoch;
         emit ProposerSet(proposer_);
     }
 
@@ -67,7 +72,7 @@ contract RootBundleAdmin is Ownable {
         if (msg.sender != proposer) revert NotProposer();
         id = proposalCount++;
         uint64 executableAt = uint64(block.timestamp) + liveness;
-        _proposals[id] = Proposal(relayerRefundRoot, slowRelayRoot, executableAt, msg.sender);
+        _proposals[id] = Proposal(relayerRefundRoot, slowRelayRoot, executableAt, msg.sender, proposerEpoch);
         emit RootBundleProposed(id, relayerRefundRoot, slowRelayRoot, executableAt);
     }
 
@@ -76,7 +81,7 @@ contract RootBundleAdmin is Ownable {
         Proposal memory proposal = _proposals[id];
         if (proposal.executableAt == 0) revert NotProposed(id);
         if (block.timestamp < proposal.executableAt) revert TooEarly(proposal.executableAt);
-        if (proposal.proposer != proposer) revert ProposerRotated();
+        if (proposal.epoch != proposerEpoch) revert ProposerRotated();
         delete _proposals[id];
         spokePool.relayRootBundle(proposal.relayerRefundRoot, proposal.slowRelayRoot);
         emit RootBundleExecuted(id);

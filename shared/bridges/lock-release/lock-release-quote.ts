@@ -67,10 +67,11 @@ export async function planLock(
       integratorFeeAmount: fees.integratorFee,
       estimatedGas: LOCK_GAS,
       estimateCostInUSD: cost === undefined ? null : cost.toFixed(6),
+      // The lock waits its confirmations, then the keeper's acceptance on the origin waits as many again.
       estimatedSeconds: transferSeconds(
         origin.config,
         destination.config,
-        deps.settings.lockReleaseConfirmations,
+        2 * deps.settings.lockReleaseConfirmations,
       ),
       route: bridgeRoute(request, inputToken, outputToken),
     },
