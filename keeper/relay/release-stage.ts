@@ -66,6 +66,8 @@ const ACCEPT_MARGIN_SECONDS = 60;
 const ORIGIN_TX_WAIT_MS = 2_000;
 /** A release the bridge's owner cancelled is not sent again before this: the owner stopped it for a reason. */
 const CANCELLED_RETRY_MS = 3_600_000;
+/** Accepted locks remembered at most (a bound on memory; forgetting only makes the liquidity check looser). */
+const ACCEPTED_LIMIT = 10_000;
 
 /**
  * The lock-and-release bridge's relayer on one destination chain. A confirmed lock is first judged: one that paid no
@@ -79,6 +81,12 @@ const CANCELLED_RETRY_MS = 3_600_000;
 export class ReleaseStage implements TickStage {
   readonly name = 'relay_release' as const;
   private lastSweep = 0;
+  /**
+   * Locks accepted on their origin and not yet claimed for release here, by transfer: what they will take out of
+   * the bridge, so that a burst of locks is never accepted past its liquidity (an accepted lock cannot be refunded).
+   * Refilled after a restart as each accepted lock is looked at again (oldest first).
+   */
+  private readonly accepted = new Map<string, { token: string; amount: bigint }>();
 
   constructor(private readonly deps: ReleaseStageDeps) {}
 
@@ -150,12 +158,14 @@ export class ReleaseStage implements TickStage {
     const lock = await readLock(originClient, message.originBridge, message.nonce);
     switch (lock.state) {
       case LOCK_STATE.refunded:
+        this.accepted.delete(t.id);
         if (await deps.transfers.markLockRefunded(t.id, 'refunded on its origin', now)) {
           deps.metrics.relayFill(deps.chainId, 'lock-release', 'refunded');
           deps.log.info({ transferId: t.id }, 'lock refunded on its origin');
         }
         return false;
       case LOCK_STATE.accepted: {
+        this.commit(t);
         // Released only once the acceptance is as deep as the lock had to be: a reorg cannot make it refundable.
         const confirmedBlock = originHead.number - Math.max(1, deps.confirmations) + 1;
         const confirmed = await readLock(originClient, message.originBridge, message.nonce, confirmedBlock);
@@ -184,7 +194,27 @@ export class ReleaseStage implements TickStage {
       deps.log.warn({ transferId: t.id, reason }, 'lock refused: refunding it on its origin');
       return this.sendOrigin(t, 'refund', reason);
     }
-    return this.sendOrigin(t, 'accept', 'accepting on its origin');
+    const sent = await this.sendOrigin(t, 'accept', 'accepting on its origin');
+    if (sent) this.commit(t);
+    return sent;
+  }
+
+  private commit(t: Transfer): void {
+    if (this.accepted.size >= ACCEPTED_LIMIT) this.accepted.clear();
+    this.accepted.set(t.id, { token: t.outputToken.toLowerCase(), amount: t.outputAmount });
+  }
+
+  /** The bridge's free liquidity of a token less what outstanding releases and other accepted locks will take. */
+  private async uncommittedLiquidity(t: Transfer): Promise<bigint> {
+    const { deps } = this;
+    const token = t.outputToken.toLowerCase();
+    const [free, outstanding] = await Promise.all([
+      freeLiquidity(deps.client, deps.bridge, t.outputToken),
+      deps.transfers.sumReleasesOutstanding(deps.chainId, token),
+    ]);
+    let committed = outstanding;
+    for (const [id, lock] of this.accepted) if (id !== t.id && lock.token === token) committed += lock.amount;
+    return free > committed ? free - committed : 0n;
   }
 
   /** Sends the origin bridge's `accept` or `refund` of the lock; the lock is looked at again once it is mined. */
@@ -228,7 +258,7 @@ export class ReleaseStage implements TickStage {
       return { reason: 'invalid lock: the output is another asset than the input', permanent: true };
     if (t.outputAmount > max)
       return { reason: 'invalid lock: the output exceeds the amount locked', permanent: true };
-    const liquidity = await freeLiquidity(deps.client, deps.bridge, t.outputToken);
+    const liquidity = await this.uncommittedLiquidity(t);
     if (liquidity < t.outputAmount) return { reason: 'bridge liquidity too low', permanent: false };
     if (own || !deps.caps) return undefined;
     const usdValue = await deps.valuation.usdValue(tokens.output, t.outputAmount);
@@ -252,6 +282,8 @@ export class ReleaseStage implements TickStage {
     const { deps } = this;
     const claimed = await deps.transfers.claim(t.id, deps.owner, deps.leaseMs, deps.now());
     if (!claimed) return false;
+    // Releasing, it counts among the store's outstanding releases.
+    this.accepted.delete(t.id);
     const message = this.message(t);
     const data = lockReleaseBridgeInterface().encodeFunctionData('release', [
       message.originChainId,

@@ -230,6 +230,52 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     }
   });
 
+  it("never accepts locks past the destination bridge's liquidity: the one that does not fit waits, then goes", async () => {
+    // The destination bridge keeps 100 USDC free: its owner-side liquidity moved aside for the test.
+    const reserve = new Wallet(keys.deployer.privateKey, destination.provider);
+    const free = await balance(destination, destination.bridge);
+    const aside = free - 100n * USDC;
+    await destination.handle.setBalance(destination.bridge, 10n ** 18n);
+    await destination.handle.impersonate(destination.bridge);
+    const moveAside = await destination.provider.send('eth_sendTransaction', [
+      {
+        from: destination.bridge,
+        to: destination.usdc,
+        data: erc20Interface().encodeFunctionData('transfer', [reserve.address, aside]),
+      },
+    ]);
+    await destination.provider.waitForTransaction(moveAside as string);
+    await destination.handle.stopImpersonating(destination.bridge);
+    const second = Wallet.createRandom().address;
+    let waiting = '';
+    try {
+      const first = Wallet.createRandom().address;
+      const a = await lockThroughEntry(60n * USDC, 60n * USDC, first);
+      const b = await lockThroughEntry(60n * USDC, 60n * USDC, second);
+      waiting = b.nonce;
+      await until(a.nonce, ['released']);
+      expect(await balance(destination, first)).toBe(60n * USDC);
+      // The second does not fit what is left: not accepted (still refundable), waiting for liquidity.
+      await origin.handle.mine(3);
+      await sleep(2_000);
+      expect((await transfer(b.nonce))!).toMatchObject({
+        status: 'locked',
+        lastError: 'bridge liquidity too low',
+      });
+      expect(Number((await bridge(origin).locks(b.nonce)).state)).toBe(1);
+      expect(await balance(destination, second)).toBe(0n);
+    } finally {
+      await send(
+        reserve,
+        destination.usdc,
+        erc20Interface().encodeFunctionData('transfer', [destination.bridge, aside]),
+      );
+    }
+    // Liquidity back: the second is accepted and released in turn.
+    await until(waiting, ['released']);
+    expect(await balance(destination, second)).toBe(60n * USDC);
+  });
+
   it('with the releaser rotated away, the old key releases nothing and the lock is refunded after its deadline', async () => {
     const rotated = Wallet.createRandom().address;
     const admin = keys.bridgeAdmin.address;

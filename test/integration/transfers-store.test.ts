@@ -248,6 +248,24 @@ describeEachStore('transfers store', (kind) => {
     });
   });
 
+  it('sums the releases outstanding out of a destination bridge: sent or queued, not waiting or paid', async () => {
+    const token = '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174';
+    const lock = (amount: bigint) =>
+      deposit({ provider: 'lock-release', outputToken: token, outputAmount: amount });
+    const sent = await stored(lock(10n));
+    const queued = await stored(lock(200n));
+    const paid = await stored(lock(3_000n));
+    await stored(lock(40_000n));
+    await stored(deposit({ provider: 'lock-release', destinationChainId: 10, outputToken: token }));
+    const fill = { txHash: hash(60), blockNumber: 30, blockHash: hash(61) };
+    for (const row of [sent, queued, paid]) await store.transfers.claim(row.id, OWNER_A, LEASE_MS, NOW);
+    expect(await store.transfers.markReleaseQueued(queued.id, fill, NOW)).toBe(true);
+    expect(await store.transfers.markFilled(paid.id, fill, NOW)).toBe(true);
+    expect(await store.transfers.sumReleasesOutstanding(137, token.toLowerCase())).toBe(210n);
+    expect(await store.transfers.sumReleasesOutstanding(137, token)).toBe(210n);
+    expect(await store.transfers.sumReleasesOutstanding(10, token)).toBe(0n);
+  });
+
   it('moves a lock through a delayed release, a cancelled one, and a refund', async () => {
     const lock = await stored(deposit({ provider: 'lock-release' }));
     const queuedAt = { txHash: hash(70), blockNumber: 40, blockHash: hash(71) };

@@ -263,6 +263,19 @@ export class TransfersRepository {
     return rows.reduce((sum, r) => sum + BigInt(r.output_amount), 0n);
   }
 
+  /**
+   * What releases of `token` on a destination chain are about to pay out of its bridge: sent (releasing) or waiting
+   * the bridge's delay (release_queued), so still in the bridge's balance.
+   */
+  async sumReleasesOutstanding(destinationChainId: number, token: string): Promise<bigint> {
+    const rows: { output_amount: string }[] = await this.knex(TABLE)
+      .where({ provider: 'lock-release', destination_chain_id: destinationChainId })
+      .whereIn('status', ['releasing', 'release_queued'])
+      .andWhereRaw('lower(output_token) = ?', [token.toLowerCase()])
+      .select('output_amount');
+    return rows.reduce((sum, r) => sum + BigInt(r.output_amount), 0n);
+  }
+
   /** Transfers per provider and status: the keeper's gauge. */
   async countByStatus(): Promise<{ provider: TransferProvider; status: TransferStatus; count: number }[]> {
     const rows: { provider: string; status: string; count: number | string }[] = await this.knex(TABLE)
