@@ -59,8 +59,10 @@ export type RelayProvider = (typeof RELAY_PROVIDERS)[number];
  * How one of the relayer's fills (or one of the bridge admin's releases) ended: `filled` (its receipt succeeded),
  * `filled_by_other` (another relayer filled the deposit first), `reverted` (retried later), `dropped` (its nonce
  * went to another transaction; retried), `not_sent` (the simulation or the broadcast failed; retried); for locks also
- * `queued` (the release waits the bridge's delay, past the token's hourly limit) and `refunded` (paid back to its
- * depositor on the origin: a lock the keeper would not release).
+ * `queued` (the release waits the bridge's delay, past the token's hourly limit), `refunded` (paid back to its
+ * depositor on the origin: a lock the keeper would not release), `refused` (never released, its refund left to its
+ * depositor) and `rejected_accepted` (accepted on its origin by a releaser key this keeper did not use it with, for
+ * a lock it would never accept: a stolen key at work, never paid).
  */
 export const RELAY_OUTCOMES = [
   'filled',
@@ -70,6 +72,8 @@ export const RELAY_OUTCOMES = [
   'not_sent',
   'queued',
   'refunded',
+  'refused',
+  'rejected_accepted',
 ] as const;
 export type RelayOutcome = (typeof RELAY_OUTCOMES)[number];
 

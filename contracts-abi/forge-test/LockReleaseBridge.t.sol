@@ -934,6 +934,20 @@ contract LockReleaseBridgeTest is TestBase {
         vm.assertEq(eoa.balance, 53e18, "delayed native to the account");
     }
 
+    /// @dev An EIP-7702 account whose delegate refuses the coin (or would burn the releaser's gas) cannot block
+    ///      its release: it gets the wrapped native instead, within the payout's gas bound.
+    function test_ARecipientThatRefusesTheCoinGetsTheWrappedNative() public {
+        address delegated = address(0x7702);
+        // A delegation designator to an address whose "code" is an invalid opcode: every call to it fails.
+        vm.etch(delegated, abi.encodePacked(bytes3(0xef0100), address(0xdead)));
+        vm.etch(address(0xdead), hex"fe");
+        _release(0, address(weth), 4e18, delegated);
+        vm.assertEq(delegated.balance, 0, "no coin");
+        vm.assertEq(weth.balanceOf(delegated), 4e18, "the wrapped native instead");
+        vm.assertEq(weth.balanceOf(address(bridge)), LIQUIDITY - 4e18, "liquidity");
+        vm.assertEq(address(bridge).balance, 0, "nothing left over");
+    }
+
     function test_OnlyTheWrappedNativeSendsCoins() public {
         vm.deal(STRANGER, 1 ether);
         vm.prank(STRANGER);

@@ -57,6 +57,8 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
     }
 
     uint256 public constant RELEASE_WINDOW = 1 hours;
+    /// @notice Gas a native payout may use in its recipient (an account with code is paid in the wrapped native).
+    uint256 public constant NATIVE_PAYOUT_GAS = 30_000;
 
     address public immutable wrappedNative;
     /// @notice Seconds a lock waits for acceptance; after that its depositor may take it back.
@@ -131,7 +133,6 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
     error ZeroAddress();
     error SameChain();
     error NotWrappedNative();
-    error NativeTransferFailed();
 
     constructor(
         address owner_,
@@ -353,8 +354,13 @@ contract LockReleaseBridge is Ownable, ReentrancyGuard {
         if (free < amount) revert InsufficientLiquidity(token, free, amount);
         if (token == wrappedNative && _takesNative(recipient)) {
             IWETH(wrappedNative).withdraw(amount);
-            (bool ok, ) = recipient.call{value: amount}("");
-            if (!ok) revert NativeTransferFailed();
+            // Bounded gas: a recipient (an EIP-7702 account) cannot make the releaser pay for its code, nor refuse
+            // the release: one that does not take the coin gets the wrapped native instead.
+            (bool ok, ) = recipient.call{value: amount, gas: NATIVE_PAYOUT_GAS}("");
+            if (!ok) {
+                IWETH(wrappedNative).deposit{value: amount}();
+                IERC20(token).safeTransfer(recipient, amount);
+            }
         } else {
             IERC20(token).safeTransfer(recipient, amount);
         }

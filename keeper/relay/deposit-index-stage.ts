@@ -161,7 +161,9 @@ export class DepositIndexStage implements TickStage {
     let stored = 0;
     for (const log of raw.filter((l) => l.removed !== true)) {
       const deposit = this.decode(contract, log);
-      if (!deposit) continue;
+      // A deposit towards a chain this keeper does not serve is not its work (and an id of any size, 2^255 too,
+      // must never stop the read of everyone else's deposits).
+      if (!deposit || !deps.clients.find(deposit.destinationChainId)) continue;
       const result = await deps.transfers.upsertDeposit(deposit, deps.now());
       if (result !== 'unchanged') stored += 1;
     }

@@ -45,6 +45,11 @@ type Verdict =
 
 /** Gas of one fillRelay for the profit check (an ERC-20 fill is ~90k; an unwrapping one more). */
 const FILL_GAS = 150_000n;
+/**
+ * Gas a fill may take at most (an ERC-20 fill ~90k, an unwrapping one more): a recipient or a message made to burn
+ * gas (an EIP-7702 account, a message handler) is not filled at the relayer's expense.
+ */
+const FILL_MAX_GAS = 400_000n;
 /** A fill sent this close to its deadline may land after it and revert: left to the refund. */
 const DEADLINE_MARGIN_SECONDS = 2;
 const SWEEP_MS = 5_000;
@@ -289,11 +294,7 @@ export class FillStage implements TickStage {
     }
     if ((await fillStatusOf(deps.client, deps.spokePool, t.relayHash)) === FillStatus.Filled)
       return { kind: 'filled' };
-    const key = outputToken.toLowerCase();
-    if (!inventory.has(key))
-      inventory.set(key, await erc20Balance(deps.client, outputToken, deps.sender.address));
-    if (inventory.get(key)! < t.outputAmount)
-      return { kind: 'postpone', ms: 10_000, reason: 'relayer inventory too low' };
+    // Listed first: a deposit of a token with no code must cost no RPC call that could fail the whole tick.
     const tokens = deps.valuation.tokens(
       t.originChainId,
       bytes32ToAddress(t.inputToken),
@@ -301,6 +302,11 @@ export class FillStage implements TickStage {
       outputToken,
     );
     if (!tokens) return { kind: 'postpone', ms: 600_000, reason: 'token not listed' };
+    const key = outputToken.toLowerCase();
+    if (!inventory.has(key))
+      inventory.set(key, await erc20Balance(deps.client, outputToken, deps.sender.address));
+    if (inventory.get(key)! < t.outputAmount)
+      return { kind: 'postpone', ms: 10_000, reason: 'relayer inventory too low' };
     const valued = await deps.valuation.value(
       tokens.input,
       t.inputAmount,
@@ -335,7 +341,12 @@ export class FillStage implements TickStage {
         break;
     }
     const { value } = valued;
-    if (value.profitBps < deps.minProfitBps)
+    // A negative margin absorbs a price move between the quote and the fill; an asset moved to itself has none, so
+    // there a loss would be a plain gift (a deposit made straight to the SpokePool asking a little more than it pays).
+    const minProfitBps = deps.valuation.sameAsset(tokens.input, tokens.output)
+      ? Math.max(0, deps.minProfitBps)
+      : deps.minProfitBps;
+    if (value.profitBps < minProfitBps)
       return { kind: 'postpone', ms: 30_000, reason: `unprofitable: ${value.profitBps} bps` };
     const usdValue = await deps.valuation.usdValue(tokens.output, t.outputAmount);
     if (usdValue === undefined) {
@@ -401,7 +412,7 @@ export class FillStage implements TickStage {
       addressToBytes32(deps.sender.address),
     ]);
     const result = await deps.sender
-      .send({ to: deps.spokePool, data }, (signed) =>
+      .send({ to: deps.spokePool, data, maxGas: FILL_MAX_GAS }, (signed) =>
         deps.transfers.markSubmitted(
           t.id,
           deps.owner,

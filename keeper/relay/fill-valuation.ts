@@ -130,6 +130,10 @@ export class FillValuation {
    * The most a lock may release: the input itself, rescaled to the output's decimals, when both are one asset (the
    * lock-and-release bridge moves an asset to itself only); undefined otherwise.
    */
+  sameAsset(a: TransferToken, b: TransferToken): boolean {
+    return this.pricing.sameAsset(a, b);
+  }
+
   maxRelease(input: TransferToken, inputAmount: bigint, output: TransferToken): bigint | undefined {
     if (!this.pricing.sameAsset(input, output)) return undefined;
     return rescale(inputAmount, input.decimals, output.decimals);

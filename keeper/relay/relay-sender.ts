@@ -11,6 +11,8 @@ export interface RelayCall {
   to: string;
   data: string;
   value?: bigint;
+  /** The most gas the call may take: a simulation needing more is not sent (a contract made to burn our gas). */
+  maxGas?: bigint;
 }
 
 /**
@@ -66,8 +68,11 @@ export class RelaySender {
    * Throws only when the chain cannot be reached before anything was recorded.
    */
   async send(call: RelayCall, record: (signed: SignedTx) => Promise<boolean>): Promise<RelaySendResult> {
-    const simulated = await this.simulate(call);
+    const { maxGas, ...tx } = call;
+    const simulated = await this.simulate(tx);
     if (!simulated.ok) return { kind: 'reverted', reason: simulated.reason };
+    if (maxGas !== undefined && simulated.gas > maxGas)
+      return { kind: 'reverted', reason: `needs ${simulated.gas} gas, over the cap of ${maxGas}` };
     const decision = await this.fees.current();
     if (decision.kind === 'too-expensive') {
       return {
@@ -80,7 +85,7 @@ export class RelaySender {
     let recorded: RecordedTx | undefined;
     let refused = false;
     try {
-      const sent = await this.wallet.send({ ...call, gasLimit }, decision.fees, {
+      const sent = await this.wallet.send({ ...tx, gasLimit }, decision.fees, {
         beforeBroadcast: async (signed) => {
           const tx = { txHash: signed.hash, rawTx: signed.raw, nonce: signed.nonce, sender: signed.wallet };
           if (!(await record(signed))) {

@@ -52,22 +52,22 @@ const fillOf = (e: { transactionHash: string; blockNumber: number; blockHash: st
   blockHash: e.blockHash,
 });
 
-/** Why a lock is not accepted: `permanent` ones are refunded at once, the others when the lock's deadline nears. */
-interface Refusal {
-  reason: string;
-  permanent: boolean;
-}
-
 const SWEEP_MS = 5_000;
 const RELEASE_SEARCH_BLOCKS = 50_000;
 /** An acceptance is not sent this close to the lock's deadline (it could land after it): the lock is refunded. */
 const ACCEPT_MARGIN_SECONDS = 60;
 /** How long a lock waits for its acceptance or refund to be mined before it is looked at again. */
 const ORIGIN_TX_WAIT_MS = 2_000;
-/** A release the bridge's owner cancelled is not sent again before this: the owner stopped it for a reason. */
-const CANCELLED_RETRY_MS = 3_600_000;
 /** Accepted locks remembered at most (a bound on memory; forgetting only makes the liquidity check looser). */
 const ACCEPTED_LIMIT = 10_000;
+/** Refunds of one lock the keeper sends at most; then it is left to its depositor (its refund may never go through). */
+const MAX_REFUND_ATTEMPTS = 3;
+/** A refused lock waiting for its deadline is looked at again after this at most. */
+const REFUSED_RECHECK_MS = 15_000;
+/** Gas a release may use at most (~80k; a native payout's recipient gets a bounded 30k). */
+const RELEASE_MAX_GAS = 300_000n;
+/** Gas an acceptance or a refund may use at most (~45k and ~60k for a plain ERC-20). */
+const ORIGIN_CALL_MAX_GAS = 200_000n;
 
 /**
  * The lock-and-release bridge's relayer on one destination chain. A confirmed lock is first judged: one that paid no
@@ -156,6 +156,8 @@ export class ReleaseStage implements TickStage {
     if (await this.resolveIfReleased(t)) return false;
     const message = this.message(t);
     const lock = await readLock(originClient, message.originBridge, message.nonce);
+    const locked = lockedEventsOf(receipt.logs, message.originBridge).find((e) => e.nonce === message.nonce);
+    const final = locked ? this.finalRefusal(t, locked) : 'no Locked event';
     switch (lock.state) {
       case LOCK_STATE.refunded:
         this.accepted.delete(t.id);
@@ -165,6 +167,19 @@ export class ReleaseStage implements TickStage {
         }
         return false;
       case LOCK_STATE.accepted: {
+        if (final) {
+          // Accepted, yet not a lock this keeper would have accepted: a releaser key used by someone else. Never
+          // paid, whoever holds the key now; the owner decides.
+          this.accepted.delete(t.id);
+          if (await deps.transfers.markLockRefused(t.id, `accepted on its origin, but ${final}`, now)) {
+            deps.metrics.relayFill(deps.chainId, 'lock-release', 'rejected_accepted');
+            deps.log.error(
+              { transferId: t.id, reason: final },
+              'an accepted lock this keeper never accepted',
+            );
+          }
+          return false;
+        }
         this.commit(t);
         // Released only once the acceptance is as deep as the lock had to be: a reorg cannot make it refundable.
         const confirmedBlock = originHead.number - Math.max(1, deps.confirmations) + 1;
@@ -181,22 +196,42 @@ export class ReleaseStage implements TickStage {
         await deps.transfers.postpone(t.id, now + ORIGIN_TX_WAIT_MS, 'lock not found on its origin', now);
         return false;
     }
-    const locked = lockedEventsOf(receipt.logs, message.originBridge).find((e) => e.nonce === message.nonce);
-    const refusal = locked ? await this.refusal(t, locked) : { reason: 'no Locked event', permanent: true };
-    const closing = originHead.timestamp + ACCEPT_MARGIN_SECONDS >= lock.deadline;
-    if (refusal && !refusal.permanent && !closing) {
-      await deps.transfers.postpone(t.id, now + 10_000, refusal.reason, now);
-      deps.log.info({ transferId: t.id, reason: refusal.reason }, 'lock not released yet');
+    const refusal = final ?? (locked && (await this.refusal(t, locked)));
+    const secondsLeft = lock.deadline - originHead.timestamp;
+    if (refusal === undefined && secondsLeft > ACCEPT_MARGIN_SECONDS) {
+      const sent = await this.sendOrigin(t, 'accept', 'accepting on its origin');
+      if (sent) this.commit(t);
+      return sent;
+    }
+    if (final && secondsLeft >= 0) {
+      // Never released. Refunded after its deadline, when anyone may (the depositor too): a stranger's junk locks
+      // cost the keeper nothing before, and one whose refund cannot go through is left to its depositor.
+      // Looked at again every REFUSED_RECHECK_MS (chain clocks can jump): at the back of the due page each time.
+      await deps.transfers.postpone(
+        t.id,
+        now + Math.min((secondsLeft + 1) * 1000, REFUSED_RECHECK_MS),
+        final,
+        now,
+      );
+      deps.log.info({ transferId: t.id, reason: final }, 'lock refused: refunded after its deadline');
       return false;
     }
-    if (refusal || closing) {
-      const reason = refusal?.reason ?? 'its deadline is too close to accept it';
-      deps.log.warn({ transferId: t.id, reason }, 'lock refused: refunding it on its origin');
-      return this.sendOrigin(t, 'refund', reason);
+    if (refusal && !final && secondsLeft > ACCEPT_MARGIN_SECONDS) {
+      await deps.transfers.postpone(t.id, now + 10_000, refusal, now);
+      deps.log.info({ transferId: t.id, reason: refusal }, 'lock not released yet');
+      return false;
     }
-    const sent = await this.sendOrigin(t, 'accept', 'accepting on its origin');
-    if (sent) this.commit(t);
-    return sent;
+    const reason = refusal ?? 'its deadline is too close to accept it';
+    if (t.attempts >= MAX_REFUND_ATTEMPTS) {
+      if (await deps.transfers.markLockRefused(t.id, `${reason}; its refund did not go through`, now))
+        deps.log.warn(
+          { transferId: t.id, reason },
+          'lock refused; its depositor may refund it on the origin',
+        );
+      return false;
+    }
+    deps.log.warn({ transferId: t.id, reason }, 'lock refused: refunding it on its origin');
+    return this.sendOrigin(t, 'refund', reason);
   }
 
   private commit(t: Transfer): void {
@@ -228,43 +263,61 @@ export class ReleaseStage implements TickStage {
     }
     const message = this.message(t);
     const data = lockReleaseBridgeInterface().encodeFunctionData(fn, [message.nonce]);
-    const result = await sender.send({ to: message.originBridge, data }, async () => true);
+    // Bounded gas: a token whose transfer burns gas makes its own refund fail, never the keeper pay for it.
+    const result = await sender.send(
+      { to: message.originBridge, data, maxGas: ORIGIN_CALL_MAX_GAS },
+      async () => true,
+    );
     const sent = result.kind === 'sent' || result.kind === 'recorded';
     const reason =
       result.kind === 'sent' || result.kind === 'recorded' ? note : `${fn} not sent: ${result.reason}`;
+    // A refund counts as an attempt (a lock whose refund never goes through is left to its depositor).
     await deps.transfers.postpone(
       t.id,
       deps.now() + (sent ? ORIGIN_TX_WAIT_MS : retryDelayMs(t.attempts)),
       reason,
       now,
+      fn === 'refund',
     );
     deps.log.info({ transferId: t.id, fn, result: result.kind }, `lock ${fn} sent on its origin`);
     return sent;
   }
 
-  /** Why the lock must not be accepted; undefined when it may. */
-  private async refusal(t: Transfer, locked: LockedEvent): Promise<Refusal | undefined> {
+  /** Why the lock can never be released (whatever the market or the bridge); undefined when it may be. */
+  private finalRefusal(t: Transfer, locked: LockedEvent): string | undefined {
     const { deps } = this;
-    const own =
-      deps.relayer !== undefined &&
-      locked.depositor.toLowerCase() === deps.relayer.toLowerCase() &&
-      locked.recipient.toLowerCase() === deps.relayer.toLowerCase();
-    if (!locked.feesPaid && !own)
-      return { reason: 'invalid lock: made straight on the bridge, it paid no fees', permanent: true };
+    if (!locked.feesPaid && !this.ownRebalancing(locked))
+      return 'invalid lock: made straight on the bridge, it paid no fees';
     const tokens = deps.valuation.tokens(t.originChainId, t.inputToken, deps.chainId, t.outputToken);
-    if (!tokens) return { reason: 'invalid lock: a token is not listed', permanent: true };
+    if (!tokens) return 'invalid lock: a token is not listed';
     const max = deps.valuation.maxRelease(tokens.input, t.inputAmount, tokens.output);
-    if (max === undefined)
-      return { reason: 'invalid lock: the output is another asset than the input', permanent: true };
-    if (t.outputAmount > max)
-      return { reason: 'invalid lock: the output exceeds the amount locked', permanent: true };
+    if (max === undefined) return 'invalid lock: the output is another asset than the input';
+    if (t.outputAmount > max) return 'invalid lock: the output exceeds the amount locked';
+    return undefined;
+  }
+
+  /** The relayer's own rebalancing (from and to itself): it owes no fees and no caps. */
+  private ownRebalancing(locked: LockedEvent): boolean {
+    const relayer = this.deps.relayer?.toLowerCase();
+    return (
+      relayer !== undefined &&
+      locked.depositor.toLowerCase() === relayer &&
+      locked.recipient.toLowerCase() === relayer
+    );
+  }
+
+  /** Why the lock cannot be accepted now (liquidity, a cap); undefined when it may. */
+  private async refusal(t: Transfer, locked: LockedEvent): Promise<string | undefined> {
+    const { deps } = this;
+    const tokens = deps.valuation.tokens(t.originChainId, t.inputToken, deps.chainId, t.outputToken);
+    if (!tokens) return 'invalid lock: a token is not listed';
     const liquidity = await this.uncommittedLiquidity(t);
-    if (liquidity < t.outputAmount) return { reason: 'bridge liquidity too low', permanent: false };
-    if (own || !deps.caps) return undefined;
+    if (liquidity < t.outputAmount) return 'bridge liquidity too low';
+    if (this.ownRebalancing(locked) || !deps.caps) return undefined;
     const usdValue = await deps.valuation.usdValue(tokens.output, t.outputAmount);
     if (usdValue === undefined) {
       deps.metrics.relayFillHeld(deps.chainId, 'lock-release', 'no_reference_price');
-      return { reason: 'no price to cap the release with', permanent: false };
+      return 'no price to cap the release with';
     }
     const held = await deps.caps.check({
       destinationChainId: deps.chainId,
@@ -275,7 +328,7 @@ export class ReleaseStage implements TickStage {
     });
     if (!held) return undefined;
     deps.metrics.relayFillHeld(deps.chainId, 'lock-release', held.reason);
-    return { reason: held.message, permanent: false };
+    return held.message;
   }
 
   private async release(t: Transfer): Promise<boolean> {
@@ -295,7 +348,7 @@ export class ReleaseStage implements TickStage {
     ]);
     const sentBlock = await deps.client.blockNumber();
     const result = await deps.sender
-      .send({ to: deps.bridge, data }, (signed) =>
+      .send({ to: deps.bridge, data, maxGas: RELEASE_MAX_GAS }, (signed) =>
         deps.transfers.markSubmitted(
           t.id,
           deps.owner,
@@ -410,12 +463,7 @@ export class ReleaseStage implements TickStage {
     if (executableAt === undefined) {
       if (await isReleased(deps.client, deps.bridge, message)) return;
       if (
-        await deps.transfers.requeueCancelledRelease(
-          t.id,
-          'release cancelled by the bridge owner',
-          deps.now() + CANCELLED_RETRY_MS,
-          deps.now(),
-        )
+        await deps.transfers.markReleaseCancelled(t.id, 'release cancelled by the bridge owner', deps.now())
       )
         deps.log.error({ transferId: t.id }, 'the bridge owner cancelled a delayed release');
       return;
@@ -427,7 +475,10 @@ export class ReleaseStage implements TickStage {
       message.originBridge,
       message.nonce,
     ]);
-    const result = await deps.sender.send({ to: deps.bridge, data }, async () => true);
+    const result = await deps.sender.send(
+      { to: deps.bridge, data, maxGas: RELEASE_MAX_GAS },
+      async () => true,
+    );
     if (result.kind === 'sent' || result.kind === 'recorded')
       deps.log.info({ transferId: t.id, result: result.kind }, 'delayed release executed');
     // Reverting past its delay: its releaser was rotated away, or the bridge lacks free liquidity.

@@ -309,7 +309,8 @@ export class SettleStage implements TickStage {
   /**
    * The root bundle id of a mined proposal once it reached the SpokePool (a RelayedRootBundle of its root since the
    * proposal); until then, once its challenge period is over, executes it (anyone may). A proposal the owner
-   * disputed is cleared, to be proposed again at the next round and so brought to the owner's attention again.
+   * disputed is cleared, to be proposed again at the next round and so brought to the owner's attention again; one
+   * made before the proposer was rotated is proposed again under the current key.
    */
   private async proposalRelayed(
     bundle: RootBundle,
@@ -339,7 +340,20 @@ export class SettleStage implements TickStage {
     const pending = iface.decodeFunctionResult(
       'proposals',
       await deps.client.call({ to: admin, data: iface.encodeFunctionData('proposals', [id]) }),
-    )[0] as { executableAt: bigint };
+    )[0] as { executableAt: bigint; epoch: bigint };
+    const epoch = iface.decodeFunctionResult(
+      'proposerEpoch',
+      await deps.client.call({ to: admin, data: iface.encodeFunctionData('proposerEpoch', []) }),
+    )[0] as bigint;
+    if (pending.executableAt !== 0n && pending.epoch !== epoch) {
+      // Proposed before the proposer was rotated: never executable. Proposed again under the current key.
+      await deps.rootBundles.clearRelayTx(bundle.id, deps.owner, 'proposed under a rotated key', deps.now());
+      deps.log.warn(
+        { bundle: bundle.id, proposal: id.toString() },
+        'root bundle proposed again after a rotation',
+      );
+      return undefined;
+    }
     if (pending.executableAt === 0n) {
       // Executed by someone else since the first look, or disputed.
       const executed = await relayedSince();

@@ -168,6 +168,15 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     const [locked] = lockedEventsOf(receipt.logs, origin.bridge);
     expect(locked!.feesPaid).toBe(false);
     const nonce = locked!.nonce.toString();
+    // Never accepted: it waits for its deadline, then the keeper refunds it (as anyone may).
+    await origin.handle.mine(3);
+    await sleep(2_000);
+    expect((await transfer(nonce))!).toMatchObject({
+      status: 'locked',
+      lastError: expect.stringMatching(/no fees/),
+    });
+    expect(Number((await bridge(origin).locks(nonce)).state)).toBe(1);
+    await origin.handle.increaseTime(DEVNET_LOCK_TIMEOUT_SECONDS + 1);
     const refunded = await until(nonce, ['refunded', 'released']);
     expect(refunded.status).toBe('refunded');
     expect(await balance(origin, wallet.address)).toBe(before);
@@ -182,6 +191,14 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     const recipient = Wallet.createRandom().address;
     const before = await balance(origin, wallet.address);
     const { nonce } = await lockThroughEntry(30n * USDC, 31n * USDC, recipient);
+    // Never accepted; refunded once its deadline has passed.
+    await origin.handle.mine(3);
+    await sleep(2_000);
+    expect((await transfer(nonce))!).toMatchObject({
+      status: 'locked',
+      lastError: expect.stringMatching(/exceeds/),
+    });
+    await origin.handle.increaseTime(DEVNET_LOCK_TIMEOUT_SECONDS + 1);
     const row = await until(nonce, ['refunded', 'released']);
     expect(row.status).toBe('refunded');
     // The lock comes back whole; the protocol fee it paid for the service's work does not.
@@ -274,6 +291,43 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     // Liquidity back: the second is accepted and released in turn.
     await until(waiting, ['released']);
     expect(await balance(destination, second)).toBe(60n * USDC);
+  });
+
+  it('never pays a lock accepted by a stolen releaser key that the keeper would not have accepted', async () => {
+    const thief = new Wallet(origin.chain.accounts[2]!.privateKey, origin.provider);
+    const stolenKey = new Wallet(keys.bridgeAdmin.privateKey, origin.provider);
+    const recipient = thief.address;
+    const before = await balance(destination, recipient);
+    // 1 USDC locked straight on the bridge, asking 5,000 USDC, accepted at once with the stolen key.
+    await send(thief, origin.usdc, erc20Interface().encodeFunctionData('approve', [origin.bridge, USDC]));
+    const receipt = await send(
+      thief,
+      origin.bridge,
+      lockReleaseBridgeInterface().encodeFunctionData('lock', [
+        thief.address,
+        origin.usdc,
+        USDC,
+        destination.usdc,
+        5_000n * USDC,
+        DESTINATION,
+        recipient,
+      ]),
+    );
+    const nonce = lockedEventsOf(receipt.logs, origin.bridge)[0]!.nonce.toString();
+    await send(stolenKey, origin.bridge, lockReleaseBridgeInterface().encodeFunctionData('accept', [nonce]));
+    const row = await until(nonce, ['refused', 'released', 'releasing', 'release_queued']);
+    expect(row).toMatchObject({
+      status: 'refused',
+      lastError: expect.stringMatching(/^accepted on its origin, but/),
+    });
+    await destination.handle.mine(3);
+    await sleep(1_000);
+    expect(await balance(destination, recipient)).toBe(before);
+    expect(await bridge(destination).released(ORIGIN, origin.bridge, nonce)).toBe(false);
+    const metrics = await service.keepers[0]!.metrics.registry.metrics();
+    expect(metrics).toMatch(
+      /tas_keeper_relay_fills_total\{chain_id="137",provider="lock-release",outcome="rejected_accepted"\} 1/,
+    );
   });
 
   it('with the releaser rotated away, the old key releases nothing and the lock is refunded after its deadline', async () => {

@@ -266,6 +266,25 @@ describeEachStore('transfers store', (kind) => {
     expect(await store.transfers.sumReleasesOutstanding(10, token)).toBe(0n);
   });
 
+  it('lists the longest-due waiting transfers first: rows put off never hold the page against newer ones', async () => {
+    const [oldest, middle, newest] = [await stored(), await stored(), await stored()];
+    // The oldest deposit was put off (a junk row tried again and again), the others are due since they came.
+    expect(await store.transfers.postpone(oldest.id, NOW + 5_000, 'not yet', NOW)).toBe(true);
+    expect((await store.transfers.listWaiting('intent', 137, NOW, 10)).map((t) => t.id)).toEqual([
+      middle.id,
+      newest.id,
+    ]);
+    expect((await store.transfers.listWaiting('intent', 137, NOW + 5_000, 2)).map((t) => t.id)).toEqual([
+      middle.id,
+      newest.id,
+    ]);
+    expect((await store.transfers.listWaiting('intent', 137, NOW + 5_000, 3)).map((t) => t.id)).toEqual([
+      middle.id,
+      newest.id,
+      oldest.id,
+    ]);
+  });
+
   it('moves a lock through a delayed release, a cancelled one, and a refund', async () => {
     const lock = await stored(deposit({ provider: 'lock-release' }));
     const queuedAt = { txHash: hash(70), blockNumber: 40, blockHash: hash(71) };
@@ -280,18 +299,7 @@ describeEachStore('transfers store', (kind) => {
     // Not claimable, not refundable while its release waits.
     expect(await store.transfers.claim(lock.id, OWNER_B, LEASE_MS, NOW)).toBeUndefined();
     expect(await store.transfers.markLockRefunded(lock.id, 'refunded', NOW)).toBe(false);
-    // The owner cancels: back to locked, looked at again only later.
-    expect(await store.transfers.requeueCancelledRelease(lock.id, 'cancelled', NOW + 3_600_000, NOW)).toBe(
-      true,
-    );
-    expect(await store.transfers.findById(lock.id)).toMatchObject({
-      status: 'locked',
-      fillTxHash: null,
-      nextAttemptAt: NOW + 3_600_000,
-    });
-    expect(await store.transfers.listWaiting('lock-release', 137, NOW, 10)).toEqual([]);
-    // Queued again, then paid: released from release_queued.
-    expect(await store.transfers.markReleaseQueued(lock.id, queuedAt, NOW)).toBe(true);
+    // Paid: released from release_queued.
     const paid = { txHash: hash(72), blockNumber: 41, blockHash: hash(73) };
     expect(await store.transfers.markFilled(lock.id, paid, NOW)).toBe(true);
     expect(await store.transfers.findById(lock.id)).toMatchObject({
@@ -299,6 +307,28 @@ describeEachStore('transfers store', (kind) => {
       fillTxHash: hash(72),
     });
     expect(await store.transfers.markLockRefunded(lock.id, 'refunded', NOW)).toBe(false);
+    expect(await store.transfers.markReleaseCancelled(lock.id, 'cancelled', NOW)).toBe(false);
+
+    // The owner cancels a queued one: final for the keeper, never sent again on its own.
+    const vetoed = await stored(deposit({ provider: 'lock-release' }));
+    expect(await store.transfers.markReleaseQueued(vetoed.id, queuedAt, NOW)).toBe(true);
+    expect(await store.transfers.markReleaseCancelled(vetoed.id, 'cancelled', NOW)).toBe(true);
+    expect(await store.transfers.findById(vetoed.id)).toMatchObject({ status: 'release_cancelled' });
+    expect(await store.transfers.listWaiting('lock-release', 137, NOW + 10 * 3_600_000, 10)).toEqual([]);
+    expect(await store.transfers.claim(vetoed.id, OWNER_A, LEASE_MS, NOW)).toBeUndefined();
+    expect(await store.transfers.markFilled(vetoed.id, paid, NOW)).toBe(false);
+
+    // Refused: final for the keeper, only from locked.
+    const junk = await stored(deposit({ provider: 'lock-release' }));
+    expect(await store.transfers.postpone(junk.id, NOW + 1, 'no fees', NOW, true)).toBe(true);
+    expect((await store.transfers.findById(junk.id))?.attempts).toBe(1);
+    expect(await store.transfers.markLockRefused(junk.id, 'no fees', NOW)).toBe(true);
+    expect(await store.transfers.findById(junk.id)).toMatchObject({
+      status: 'refused',
+      lastError: 'no fees',
+    });
+    expect(await store.transfers.markLockRefused(junk.id, 'again', NOW)).toBe(false);
+    expect(await store.transfers.markLockRefunded(junk.id, 'refunded', NOW)).toBe(false);
 
     const refused = await stored(deposit({ provider: 'lock-release' }));
     expect(await store.transfers.markLockRefunded(refused.id, 'refunded on its origin', NOW)).toBe(true);

@@ -6,8 +6,8 @@ export const TRANSFER_PROVIDERS: readonly TransferProvider[] = ['intent', 'lock-
 /**
  * Intent states: deposited → filling → filled → repaid; deposited → expired → refunded; deposited | filling →
  * filled_by_other. Lock-release states: locked → releasing → released; releasing → release_queued (the release
- * waits the bridge's delay) → released, or → locked when the bridge's owner cancelled it; locked → refunded (paid
- * back on the origin). Both: an initial row whose deposit left the canonical chain (origin reorg) is `reorged` until
+ * waits the bridge's delay) → released, or → release_cancelled when the bridge's owner cancelled it; locked →
+ * refunded (paid back on the origin), or → refused (never released; its depositor refunds it). Both: an initial row whose deposit left the canonical chain (origin reorg) is `reorged` until
  * the indexer finds it again.
  */
 export const INTENT_STATUSES = [
@@ -25,7 +25,9 @@ export const LOCK_RELEASE_STATUSES = [
   'releasing',
   'release_queued',
   'released',
+  'release_cancelled',
   'refunded',
+  'refused',
   'reorged',
 ] as const;
 export type IntentStatus = (typeof INTENT_STATUSES)[number];

@@ -149,8 +149,9 @@ export class TransfersRepository {
   }
 
   /**
-   * Transfers waiting for the keeper on a destination chain: initial state, due, oldest deposit first. A page: the
-   * keeper's work per tick is bounded.
+   * Transfers waiting for the keeper on a destination chain: initial state, due, the longest due first (then the
+   * oldest deposit), so that rows put off (a stranger's junk, a transfer that cannot go yet) never hold the page
+   * against newer ones. A page: the keeper's work per tick is bounded.
    */
   async listWaiting(
     provider: TransferProvider,
@@ -161,6 +162,7 @@ export class TransfersRepository {
     const rows: TransferRow[] = await this.knex(TABLE)
       .where({ provider, destination_chain_id: destinationChainId, status: INITIAL_STATUS[provider] })
       .andWhere('next_attempt_at', '<=', nowMs)
+      .orderBy('next_attempt_at', 'asc')
       .orderBy('deposit_block_number', 'asc')
       .orderBy('deposit_log_index', 'asc')
       .limit(limit);
@@ -401,21 +403,16 @@ export class TransfersRepository {
     return changed > 0;
   }
 
-  /** release_queued → locked: the bridge's owner cancelled the delayed release; the lock may be released again. */
-  async requeueCancelledRelease(
-    id: string,
-    reason: string,
-    nextAttemptAt: number,
-    nowMs: number,
-  ): Promise<boolean> {
+  /**
+   * release_queued → release_cancelled: the bridge's owner cancelled the delayed release. Final for the keeper: it
+   * is never sent again on its own (the owner stopped it for a reason; a veto that came back would be none).
+   */
+  async markReleaseCancelled(id: string, reason: string, nowMs: number): Promise<boolean> {
     const changed = await this.knex(TABLE)
       .where({ id, provider: 'lock-release', status: 'release_queued' })
       .update({
-        status: 'locked',
-        ...NO_FILL_TX,
-        fill_block_number: null,
-        fill_block_hash: null,
-        next_attempt_at: nextAttemptAt,
+        status: 'release_cancelled',
+        fill_raw_tx: null,
         last_error: errorText(reason),
         ...this.moves.bump(nowMs),
       });
@@ -429,6 +426,17 @@ export class TransfersRepository {
       .orderBy('updated_at', 'asc')
       .limit(limit);
     return rows.map(transferFromRow);
+  }
+
+  /**
+   * locked → refused: the keeper will never release the lock (or it was accepted by a key this keeper did not
+   * use); its depositor may still refund it on the origin after its deadline when it is not accepted.
+   */
+  async markLockRefused(id: string, reason: string, nowMs: number): Promise<boolean> {
+    const changed = await this.knex(TABLE)
+      .where({ id, provider: 'lock-release', status: 'locked' })
+      .update({ status: 'refused', last_error: errorText(reason), ...this.moves.bump(nowMs) });
+    return changed > 0;
   }
 
   /** locked → refunded: the origin bridge paid the lock back to its depositor. */
@@ -497,12 +505,23 @@ export class TransfersRepository {
   }
 
   /** A waiting transfer is looked at again from `nextAttemptAt` (a check said "not yet"); not an attempt. */
-  async postpone(id: string, nextAttemptAt: number, reason: string, nowMs: number): Promise<boolean> {
+  async postpone(
+    id: string,
+    nextAttemptAt: number,
+    reason: string,
+    nowMs: number,
+    attempt = false,
+  ): Promise<boolean> {
     const row = await this.findById(id);
     if (!row) return false;
     const changed = await this.knex(TABLE)
       .where({ id, status: INITIAL_STATUS[row.provider] })
-      .update({ next_attempt_at: nextAttemptAt, last_error: errorText(reason), ...this.moves.bump(nowMs) });
+      .update({
+        next_attempt_at: nextAttemptAt,
+        last_error: errorText(reason),
+        attempts: row.attempts + (attempt ? 1 : 0),
+        ...this.moves.bump(nowMs),
+      });
     return changed > 0;
   }
 
