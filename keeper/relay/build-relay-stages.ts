@@ -146,6 +146,7 @@ export class RelayStages {
           caps: this.caps,
           relayer: this.relayer?.address,
           confirmations: w.crossChain.lockReleaseConfirmations,
+          feeBps: w.crossChain.lockReleaseFeeBps,
         }),
       );
     }

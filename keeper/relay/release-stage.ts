@@ -42,7 +42,18 @@ export interface ReleaseStageDeps extends RelayContext {
   relayer?: string;
   /** Origin blocks a lock (and its acceptance) needs, its own block included. */
   confirmations: number;
+  /** The bridge's fee on what a lock bridges (LOCK_RELEASE_FEE_BPS): a lock asking for more never paid it. */
+  feeBps: number;
   maxReleasesPerTick?: number;
+}
+
+/** Whether a release pays exactly what the lock asks, to whom it asks. */
+function paysThisLock(e: { outputToken: string; amount: bigint; recipient: string }, t: Transfer): boolean {
+  return (
+    e.outputToken.toLowerCase() === t.outputToken.toLowerCase() &&
+    e.amount === t.outputAmount &&
+    e.recipient.toLowerCase() === t.recipient.toLowerCase()
+  );
 }
 
 /** Where a bridge event was mined, as the store records a release. */
@@ -290,9 +301,11 @@ export class ReleaseStage implements TickStage {
       return 'invalid lock: made straight on the bridge, it paid no fees';
     const tokens = deps.valuation.tokens(t.originChainId, t.inputToken, deps.chainId, t.outputToken);
     if (!tokens) return 'invalid lock: a token is not listed';
-    const max = deps.valuation.maxRelease(tokens.input, t.inputAmount, tokens.output);
+    // The bridge's fee, rounded up as the quote rounds it; the relayer's own rebalancing owes none.
+    const fee = this.ownRebalancing(locked) ? 0n : (t.inputAmount * BigInt(deps.feeBps) + 9_999n) / 10_000n;
+    const max = deps.valuation.maxRelease(tokens.input, t.inputAmount - fee, tokens.output);
     if (max === undefined) return 'invalid lock: the output is another asset than the input';
-    if (t.outputAmount > max) return 'invalid lock: the output exceeds the amount locked';
+    if (t.outputAmount > max) return 'invalid lock: the output exceeds the amount locked less the bridge fee';
     return undefined;
   }
 
@@ -485,23 +498,47 @@ export class ReleaseStage implements TickStage {
     else deps.log.warn({ transferId: t.id, reason: result.reason }, 'delayed release not executed');
   }
 
-  /** When the bridge shows the message taken already: paid (its Released event) or queued behind the delay. */
+  /**
+   * When the bridge shows the message taken already: paid (its Released event) or queued behind the delay — each
+   * only if it pays this lock's token and amount to its recipient. A release of the message that does not (a
+   * stolen releaser key burning the messages of locks to come) is never taken for this lock's: the lock, still
+   * unaccepted, is refunded at once; accepted, it is left to the owner.
+   */
   private async resolveIfReleased(t: Transfer): Promise<boolean> {
     const { deps } = this;
     const message = this.message(t);
     if (!(await isReleased(deps.client, deps.bridge, message))) return false;
     const from = (await deps.client.blockNumber()) - RELEASE_SEARCH_BLOCKS;
     const paid = await findReleased(deps.client, deps.bridge, message, from);
-    if (paid) {
-      await this.released(t, fillOf(paid));
+    const queued = paid ? undefined : await findReleaseQueued(deps.client, deps.bridge, message, from);
+    const found = paid ?? queued;
+    if (found && !paysThisLock(found, t)) {
+      await this.forged(t, found.transactionHash);
       return true;
     }
-    const queued = await findReleaseQueued(deps.client, deps.bridge, message, from);
-    if (queued) {
-      if (await deps.transfers.markReleaseQueued(t.id, fillOf(queued), deps.now()))
-        deps.metrics.relayFill(deps.chainId, 'lock-release', 'queued');
-    }
+    if (paid) await this.released(t, fillOf(paid));
+    else if (queued && (await deps.transfers.markReleaseQueued(t.id, fillOf(queued), deps.now())))
+      deps.metrics.relayFill(deps.chainId, 'lock-release', 'queued');
     return true;
+  }
+
+  /** The message of this lock was released with other terms: refund the lock while it can be, else flag it. */
+  private async forged(t: Transfer, txHash: string): Promise<void> {
+    const { deps } = this;
+    const now = deps.now();
+    deps.metrics.relayFill(deps.chainId, 'lock-release', 'rejected_accepted');
+    deps.log.error({ transferId: t.id, txHash }, 'the message of a lock was released with other terms');
+    const message = this.message(t);
+    const lock = await readLock(clientOf(deps.clients, t.originChainId), message.originBridge, message.nonce);
+    if (lock.state === LOCK_STATE.refunded) {
+      await deps.transfers.markLockRefunded(t.id, 'refunded on its origin', now);
+      return;
+    }
+    if (lock.state === LOCK_STATE.locked && t.attempts < MAX_REFUND_ATTEMPTS) {
+      await this.sendOrigin(t, 'refund', `its message was released with other terms by ${txHash}`);
+      return;
+    }
+    await deps.transfers.markLockRefused(t.id, `its message was released with other terms by ${txHash}`, now);
   }
 
   private readonly failed = (id: string, err: unknown): void => {

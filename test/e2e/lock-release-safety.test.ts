@@ -26,6 +26,8 @@ const DESTINATION = 137;
 const keys = devnetKeys(0);
 const USDC = 10n ** 6n;
 const ZERO = '0x0000000000000000000000000000000000000000';
+/** What a lock of `amount` may ask on the other side: less the bridge's 2 bps (LOCK_RELEASE_FEE_BPS), rounded up. */
+const afterBridgeFee = (amount: bigint): bigint => amount - (amount * 2n + 9_999n) / 10_000n;
 
 interface Side {
   chain: ManifestChain;
@@ -216,7 +218,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     try {
       const recipient = Wallet.createRandom().address;
       const amount = 50n * USDC;
-      const { nonce, receipt } = await lockThroughEntry(amount, amount, recipient);
+      const { nonce, receipt } = await lockThroughEntry(amount, afterBridgeFee(amount), recipient);
       const queued = await until(nonce, ['release_queued', 'released']);
       expect(queued.status).toBe('release_queued');
       expect(await balance(destination, recipient)).toBe(0n);
@@ -236,7 +238,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
         await sleep(300);
       }
       expect((await transfer(nonce))!.status).toBe('released');
-      expect(await balance(destination, recipient)).toBe(amount);
+      expect(await balance(destination, recipient)).toBe(afterBridgeFee(amount));
       expect(await txStatus(receipt.hash)).toMatchObject({ status: 'SUCCESS' });
     } finally {
       await send(
@@ -267,11 +269,11 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     let waiting = '';
     try {
       const first = Wallet.createRandom().address;
-      const a = await lockThroughEntry(60n * USDC, 60n * USDC, first);
-      const b = await lockThroughEntry(60n * USDC, 60n * USDC, second);
+      const a = await lockThroughEntry(60n * USDC, afterBridgeFee(60n * USDC), first);
+      const b = await lockThroughEntry(60n * USDC, afterBridgeFee(60n * USDC), second);
       waiting = b.nonce;
       await until(a.nonce, ['released']);
-      expect(await balance(destination, first)).toBe(60n * USDC);
+      expect(await balance(destination, first)).toBe(afterBridgeFee(60n * USDC));
       // The second does not fit what is left: not accepted (still refundable), waiting for liquidity.
       await origin.handle.mine(3);
       await sleep(2_000);
@@ -290,7 +292,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     }
     // Liquidity back: the second is accepted and released in turn.
     await until(waiting, ['released']);
-    expect(await balance(destination, second)).toBe(60n * USDC);
+    expect(await balance(destination, second)).toBe(afterBridgeFee(60n * USDC));
   });
 
   it('never pays a lock accepted by a stolen releaser key that the keeper would not have accepted', async () => {
@@ -330,6 +332,36 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     );
   });
 
+  it('refunds a lock whose message a stolen key released beforehand with other terms', async () => {
+    const stolenKey = new Wallet(keys.bridgeAdmin.privateKey, destination.provider);
+    const thief = Wallet.createRandom().address;
+    const next = (await bridge(origin).lockCount()) as bigint;
+    // The next lock's message, burned ahead with 1 unit to the thief.
+    await send(
+      stolenKey,
+      destination.bridge,
+      lockReleaseBridgeInterface().encodeFunctionData('release', [
+        ORIGIN,
+        origin.bridge,
+        next,
+        destination.usdc,
+        1n,
+        thief,
+      ]),
+    );
+    const wallet = depositor();
+    const before = await balance(origin, wallet.address);
+    const recipient = Wallet.createRandom().address;
+    const amount = 25n * USDC;
+    const { nonce } = await lockThroughEntry(amount, afterBridgeFee(amount), recipient);
+    expect(BigInt(nonce)).toBe(next);
+    const row = await until(nonce, ['refunded', 'released', 'refused']);
+    expect(row.status).toBe('refunded');
+    expect(await balance(origin, wallet.address)).toBe(before - (amount * 2n) / 1000n);
+    expect(await balance(destination, recipient)).toBe(0n);
+    expect(await balance(destination, thief)).toBe(1n);
+  });
+
   it('with the releaser rotated away, the old key releases nothing and the lock is refunded after its deadline', async () => {
     const rotated = Wallet.createRandom().address;
     const admin = keys.bridgeAdmin.address;
@@ -344,7 +376,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
       const recipient = Wallet.createRandom().address;
       const before = await balance(origin, wallet.address);
       const amount = 20n * USDC;
-      const { nonce } = await lockThroughEntry(amount, amount, recipient);
+      const { nonce } = await lockThroughEntry(amount, afterBridgeFee(amount), recipient);
       // The keeper still holds the old key: its acceptance reverts, nothing is released.
       await origin.handle.mine(3);
       await sleep(3_000);
