@@ -1,3 +1,4 @@
+import { isAddress } from 'ethers';
 import type { DcaStrategy } from '../../shared/domain/dca';
 import type { ClaimedDcaOrder } from '../../shared/store/repositories/keeper-dca-repository';
 import type { KeeperLimitOrder } from '../../shared/store/repositories/keeper-limit-orders-repository';
@@ -37,6 +38,8 @@ export interface ClaimedOrders {
 type Read = { order: ExecutionOrder } | { reason: string; detail: string };
 
 const TOKEN_NOT_LISTED: Read = { reason: 'TOKEN_NOT_LISTED', detail: 'a token of the pair is not listed' };
+/** A maker that is no address can have signed nothing (and has no on-chain order id to derive). */
+const MAKER_NOT_AN_ADDRESS: Read = { reason: 'BAD_SIGNATURE', detail: 'the maker is not an address' };
 
 /** The order's reference, integrator and on-chain id, as OrderExecutor.orderId derives it. */
 function onchainIdentity(
@@ -62,6 +65,7 @@ export function readLimitOrder(order: KeeperLimitOrder, ctx: ClaimContext): Read
   const decimalsOut = ctx.tokens.decimalsOf(order.chainId, order.outTokenAddress);
   if (decimalsIn === undefined || decimalsOut === undefined) return TOKEN_NOT_LISTED;
   const read = limitOrderTerms(order, decimalsIn, decimalsOut);
+  if (read.ok && !isAddress(order.accountTo)) return MAKER_NOT_AN_ADDRESS;
   if (!read.ok) return read;
   return {
     order: {
@@ -105,6 +109,7 @@ export function readDcaOrder({ order, strategy }: ClaimedDcaOrder, ctx: ClaimCon
   }
   const amountIn = iterationAmount(read.terms.total, s.iterations, order.iteration);
   if (amountIn === 0n) return { reason: 'ZERO_AMOUNT', detail: 'the iteration sells nothing' };
+  if (!isAddress(s.accountTo)) return MAKER_NOT_AN_ADDRESS;
   return {
     order: {
       kind: 'dca',

@@ -361,12 +361,25 @@ describe('keeper isolation', () => {
       { kind: 'absurd-dca', maker: 2, absurd: ABSURD_STRATEGIES[4]! },
       { kind: 'valid-limit', maker: 0, amount: '0.02' },
     ];
+    // A mix the property once found: a maker that is no address beside an amount beyond uint256 (its on-chain id
+    // could not be derived, and the row failed INVALID_AMOUNT instead of BAD_SIGNATURE).
+    const limit = (what: string): AbsurdLimit => ABSURD_LIMITS.find((a) => a.what === what)!;
+    const strategy = (what: string): AbsurdStrategy => ABSURD_STRATEGIES.find((a) => a.what === what)!;
+    const found: Row[] = [
+      { kind: 'absurd-dca', maker: 0, absurd: strategy('slippage 150') },
+      { kind: 'valid-dca', maker: 2, maxPrice: 1e308 },
+      { kind: 'absurd-limit', maker: 3, absurd: limit('maker not an address') },
+      { kind: 'absurd-limit', maker: 0, absurd: limit('amount beyond uint256') },
+      { kind: 'valid-limit', maker: 0, amount: '0.015' },
+      { kind: 'absurd-dca', maker: 0, absurd: strategy('no iterations') },
+      { kind: 'absurd-limit', maker: 2, absurd: limit('trigger with an exponent') },
+    ];
     await fc.assert(
       fc.asyncProperty(mixArb, async (rows) => {
         await runMix(rows);
       }),
       // Every run executes real transactions: few runs, and no shrinking (each step would wait out a timeout).
-      { numRuns: 6, examples: [[example]], endOnFailure: true },
+      { numRuns: 6, examples: [[example], [found]], endOnFailure: true },
     );
   });
 });
