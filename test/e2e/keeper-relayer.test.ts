@@ -160,31 +160,16 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     depositId: string,
     statuses: readonly string[],
     timeoutMs = 40_000,
+    /** Mine an origin block between looks (a lock and its acceptance need blocks on top). */
+    mine = false,
   ): Promise<Transfer> {
     const deadline = Date.now() + timeoutMs;
     let last: Transfer | undefined;
     while (Date.now() < deadline) {
       last = await transfer(provider, depositId);
       if (last && statuses.includes(last.status)) return last;
-      await sleep(200);
-    }
-    throw new Error(`transfer ${depositId} is ${last?.status ?? 'not stored'}, not ${statuses.join('|')}`);
-  }
-
-  /** As waitForStatus, mining an origin block now and then (the lock and its acceptance need blocks on top). */
-  async function mineUntilStatus(
-    provider: TransferProvider,
-    depositId: string,
-    statuses: readonly string[],
-    timeoutMs = 40_000,
-  ): Promise<Transfer> {
-    const deadline = Date.now() + timeoutMs;
-    let last: Transfer | undefined;
-    while (Date.now() < deadline) {
-      last = await transfer(provider, depositId);
-      if (last && statuses.includes(last.status)) return last;
-      await origin.handle.mine();
-      await sleep(300);
+      if (mine) await origin.handle.mine();
+      await sleep(mine ? 300 : 200);
     }
     throw new Error(`transfer ${depositId} is ${last?.status ?? 'not stored'}, not ${statuses.join('|')}`);
   }
@@ -493,7 +478,7 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     expect(locked!.feesPaid).toBe(true);
     const nonce = locked!.nonce.toString();
     // LOCK_RELEASE_CONFIRMATIONS = 2: the lock, then its acceptance, each need a block on top.
-    const released = await mineUntilStatus('lock-release', nonce, ['released']);
+    const released = await waitForStatus('lock-release', nonce, ['released'], 40_000, true);
     expect(await balance(destination, destination.token('USDC'), recipient)).toBe(
       amount - (amount * 2n + 9_999n) / 10_000n,
     );

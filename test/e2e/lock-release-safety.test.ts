@@ -138,6 +138,41 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     throw new Error(`lock ${nonce} is ${last?.status ?? 'not stored'} (${last?.lastError}), not ${statuses}`);
   }
 
+  /** Mines an origin block now and then until the keeper has judged the lock and says why it waits. */
+  async function judged(nonce: string, reason: RegExp, timeoutMs = 30_000): Promise<Transfer> {
+    const deadline = Date.now() + timeoutMs;
+    let last: Transfer | undefined;
+    while (Date.now() < deadline) {
+      last = await transfer(nonce);
+      if (last?.lastError && reason.test(last.lastError)) return last;
+      await origin.handle.mine();
+      await sleep(300);
+    }
+    throw new Error(
+      `lock ${nonce} is ${last?.status ?? 'not stored'} (${last?.lastError}), not judged ${reason}`,
+    );
+  }
+
+  /** Runs of the keeper's release stage on the destination so far (its tick histogram's count). */
+  async function releaseStageRuns(): Promise<number> {
+    const text = await service.keepers[0]!.metrics.registry.metrics();
+    const match = new RegExp(
+      `tas_keeper_tick_duration_seconds_count\\{chain_id="${DESTINATION}",stage="relay_release"\\} (\\d+)`,
+    ).exec(text);
+    return match ? Number(match[1]) : 0;
+  }
+
+  /** Until the keeper has run its release stage on the destination `runs` more times: what it would do, it did. */
+  async function afterReleaseRuns(runs: number, timeoutMs = 30_000): Promise<void> {
+    const target = (await releaseStageRuns()) + runs;
+    const deadline = Date.now() + timeoutMs;
+    while ((await releaseStageRuns()) < target) {
+      if (Date.now() > deadline) throw new Error(`the release stage ran fewer than ${runs} times`);
+      await destination.handle.mine();
+      await sleep(200);
+    }
+  }
+
   async function txStatus(hash: string): Promise<{ status: string; detailStatus?: string }> {
     const res = await service.client.post<{ status: string; detailStatus?: string }>('/tx-status', {
       hash,
@@ -171,12 +206,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     expect(locked!.feesPaid).toBe(false);
     const nonce = locked!.nonce.toString();
     // Never accepted: it waits for its deadline, then the keeper refunds it (as anyone may).
-    await origin.handle.mine(3);
-    await sleep(2_000);
-    expect((await transfer(nonce))!).toMatchObject({
-      status: 'locked',
-      lastError: expect.stringMatching(/no fees/),
-    });
+    expect(await judged(nonce, /no fees/)).toMatchObject({ status: 'locked' });
     expect(Number((await bridge(origin).locks(nonce)).state)).toBe(1);
     await origin.handle.increaseTime(DEVNET_LOCK_TIMEOUT_SECONDS + 1);
     const refunded = await until(nonce, ['refunded', 'released']);
@@ -194,12 +224,8 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     const before = await balance(origin, wallet.address);
     const { nonce } = await lockThroughEntry(30n * USDC, 31n * USDC, recipient);
     // Never accepted; refunded once its deadline has passed.
-    await origin.handle.mine(3);
-    await sleep(2_000);
-    expect((await transfer(nonce))!).toMatchObject({
-      status: 'locked',
-      lastError: expect.stringMatching(/exceeds/),
-    });
+    expect(await judged(nonce, /exceeds/)).toMatchObject({ status: 'locked' });
+    expect(Number((await bridge(origin).locks(nonce)).state)).toBe(1);
     await origin.handle.increaseTime(DEVNET_LOCK_TIMEOUT_SECONDS + 1);
     const row = await until(nonce, ['refunded', 'released']);
     expect(row.status).toBe('refunded');
@@ -226,10 +252,10 @@ describe('the lock-and-release bridge refunds what it will not release and bound
         status: 'PENDING',
         detailStatus: 'RELEASE_DELAYED',
       });
-      // Not before the delay: a few blocks later it still waits.
-      await destination.handle.mine(3);
-      await sleep(1_000);
+      // Not before the delay: after the keeper has looked at it again, it still waits.
+      await afterReleaseRuns(3);
       expect((await transfer(nonce))!.status).toBe('release_queued');
+      expect(await balance(destination, recipient)).toBe(0n);
       await destination.handle.increaseTime(DEVNET_RELEASE_DELAY_SECONDS + 1);
       await destination.handle.mine();
       const deadline = Date.now() + 30_000;
@@ -263,7 +289,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
         data: erc20Interface().encodeFunctionData('transfer', [reserve.address, aside]),
       },
     ]);
-    await destination.provider.waitForTransaction(moveAside as string);
+    await destination.provider.waitForTransaction(moveAside as string, 1, 30_000);
     await destination.handle.stopImpersonating(destination.bridge);
     const second = Wallet.createRandom().address;
     let waiting = '';
@@ -275,12 +301,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
       await until(a.nonce, ['released']);
       expect(await balance(destination, first)).toBe(afterBridgeFee(60n * USDC));
       // The second does not fit what is left: not accepted (still refundable), waiting for liquidity.
-      await origin.handle.mine(3);
-      await sleep(2_000);
-      expect((await transfer(b.nonce))!).toMatchObject({
-        status: 'locked',
-        lastError: 'bridge liquidity too low',
-      });
+      expect(await judged(b.nonce, /^bridge liquidity too low$/)).toMatchObject({ status: 'locked' });
       expect(Number((await bridge(origin).locks(b.nonce)).state)).toBe(1);
       expect(await balance(destination, second)).toBe(0n);
     } finally {
@@ -322,8 +343,8 @@ describe('the lock-and-release bridge refunds what it will not release and bound
       status: 'refused',
       lastError: expect.stringMatching(/^accepted on its origin, but/),
     });
-    await destination.handle.mine(3);
-    await sleep(1_000);
+    // Refused for good: the keeper's later looks at the destination pay nothing either.
+    await afterReleaseRuns(3);
     expect(await balance(destination, recipient)).toBe(before);
     expect(await bridge(destination).released(ORIGIN, origin.bridge, nonce)).toBe(false);
     const metrics = await service.keepers[0]!.metrics.registry.metrics();
@@ -378,9 +399,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
       const amount = 20n * USDC;
       const { nonce } = await lockThroughEntry(amount, afterBridgeFee(amount), recipient);
       // The keeper still holds the old key: its acceptance reverts, nothing is released.
-      await origin.handle.mine(3);
-      await sleep(3_000);
-      expect((await transfer(nonce))!.status).toBe('locked');
+      expect(await judged(nonce, /^accept not sent/)).toMatchObject({ status: 'locked' });
       expect(Number((await bridge(origin).locks(nonce)).state)).toBe(1);
       const oldKey = new Wallet(keys.bridgeAdmin.privateKey, destination.provider);
       await expect(
