@@ -30,6 +30,9 @@ export function chainConfigOf(
 ): ChainConfig {
   return {
     ...(blockTimeSeconds ? { blockTimeSeconds } : {}),
+    // A devnet chain does not reorg on its own (tests that roll it back check what the keeper does after), and one
+    // that mines only with transactions would hold a deeper batch until later transactions come.
+    confirmations: 1,
     chainId: entry.chainId,
     name: entry.name,
     rpcUrls: [entry.rpcUrl],

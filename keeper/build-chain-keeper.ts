@@ -12,6 +12,8 @@ import { DcaWork } from './dca/dca-work';
 import type { KeeperMetrics } from './keeper-metrics';
 import { OrderMoves } from './order-moves';
 import type { OrderWork } from './order-work';
+import { NonceGapFiller } from './outbox/nonce-gap-filler';
+import type { SendPolicy } from './outbox/send-policy';
 import { BATCH_BASE_GAS, GAS_PER_ORDER } from '../shared/routing/execution-fee';
 import { PlanStage } from './plan/plan-stage';
 import { RowGuard } from './row-guard';
@@ -19,9 +21,13 @@ import { LimitOrderWork } from './select/limit-order-work';
 import type { OrderIndex } from './select/order-index';
 import { SelectStage } from './select/select-stage';
 import { StageTimer } from './stage-timer';
+import type { ExecutorWallet } from './submit/executor-wallet';
 import { FeePolicy } from './submit/fee-policy';
 import { SubmitStage } from './submit/submit-stage';
 import { WalletPool } from './submit/wallet-pool';
+import { BatchSettler } from './settle/batch-settler';
+import { confirmationDepthOf } from './settle/confirmation-depths';
+import { SettleStage } from './settle/settle-stage';
 import { TrackStage } from './track/track-stage';
 import { TransactionTracker } from './track/transaction-tracker';
 import { BlockFeedWatch } from './watch/block-feed-watch';
@@ -39,6 +45,11 @@ export interface ChainKeeperParts {
   index: OrderIndex;
   store: Pick<Store, 'keeperLimitOrders' | 'keeperDca' | 'keeperTransactions' | 'referencePrices'>;
   signers: readonly Wallet[];
+  /**
+   * Where the chain's signed transactions go out (public or private RPCs: outbox/send-policy-of-chain.ts): the
+   * executors' sends and replacements, and what follows them must re-broadcast through it too.
+   */
+  sendPolicy: SendPolicy;
   keeper: KeeperConfig;
   metrics: KeeperMetrics;
   owner: string;
@@ -46,6 +57,8 @@ export interface ChainKeeperParts {
   now: () => number;
   /** Further kinds of work run after the order batches (the cross-chain relay stages), in order. */
   more?: readonly TickStage[];
+  /** The relay's wallets on this chain: the track stage checks their nonces for gaps too. */
+  relayWallets?: () => readonly ExecutorWallet[];
 }
 
 /** Orders per batch: the configured maximum, within what the batch gas cap holds. */
@@ -62,7 +75,8 @@ function maxBatchOrders(keeper: KeeperConfig): number {
 export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
   const { chain, client, engine, prices, store, metrics, owner, log, now } = parts;
   const chainId = chain.chainId;
-  const config = { ...parts.keeper, confirmations: chain.confirmations ?? parts.keeper.confirmations };
+  const config = parts.keeper;
+  const depth = confirmationDepthOf(chainId, chain.confirmations, parts.keeper.confirmations);
   const token = (address: string) => prices.token(chainId, address);
   const availability = new ChainAvailability(chainId, engine);
   const guard = new RowGuard(chainId, metrics, log, () => availability.rpcFailed());
@@ -71,6 +85,7 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
     lowBalanceWei: BigInt(config.lowBalanceWei),
     onBalance: (address, wei, low) => metrics.walletBalance(chainId, address, wei, low),
     onResync: (e) => metrics.nonceResync(chainId, e.address),
+    sendPolicy: parts.sendPolicy,
   });
   const fees = new FeePolicy(client, {
     maxFeePerGasCap: parseUnits(String(chain.maxFeePerGasGwei ?? config.maxFeePerGasGwei), 'gwei'),
@@ -91,23 +106,37 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
     ].map((work) => [work.kind, work]),
   );
   const moves = new OrderMoves({ chainId, works, guard, metrics, owner, log, now });
-  const tracker = new TransactionTracker({
+  const settler = new BatchSettler({
     chainId,
     client,
     pool,
-    fees,
     transactions: store.keeperTransactions,
     works,
     metrics,
     guard,
     orderExecutor: chain.contracts.orderExecutor,
     owner,
+    confirmations: depth.confirmations,
+    log,
+    now,
+  });
+  const tracker = new TransactionTracker({
+    chainId,
+    client,
+    pool,
+    fees,
+    policy: parts.sendPolicy,
+    transactions: store.keeperTransactions,
+    settler,
+    metrics,
+    guard,
+    owner,
     leaseMs: config.leaseMs,
-    confirmations: config.confirmations,
     replaceAfterBlocks: config.replaceAfterBlocks,
     log,
     now,
   });
+  const gaps = new NonceGapFiller({ chainId, client, fees, metrics, log, now });
   const feed = new BlockFeedWatch(chainId, metrics, log, {
     stallMs: config.blockStallMs,
     expectedBlockTimeMs: chain.blockTimeSeconds === undefined ? undefined : chain.blockTimeSeconds * 1000,
@@ -117,7 +146,33 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
   return new ChainKeeper({
     chainId,
     stages: {
-      track: new TrackStage({ chainId, client, tracker, feed, pool, works, availability, metrics, timer }),
+      track: new TrackStage({
+        chainId,
+        client,
+        tracker,
+        relayWallets: parts.relayWallets ?? (() => []),
+        gaps,
+        feed,
+        pool,
+        works,
+        availability,
+        metrics,
+        timer,
+      }),
+      settle: new SettleStage({
+        chainId,
+        client,
+        transactions: store.keeperTransactions,
+        settler,
+        metrics,
+        guard,
+        timer,
+        owner,
+        leaseMs: config.leaseMs,
+        recheckBlocks: depth.recheckBlocks,
+        log,
+        now,
+      }),
       select: new SelectStage({ chainId, works, metrics, timer }),
       claim: new ClaimStage({
         chainId,
@@ -145,7 +200,6 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
       submit: new SubmitStage({
         chain,
         client,
-        pool,
         fees,
         transactions: store.keeperTransactions,
         availability,

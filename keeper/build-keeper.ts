@@ -22,6 +22,7 @@ import { KeeperMetrics } from './keeper-metrics';
 import { OrderIndex } from './select/order-index';
 import { RelayStages } from './relay/build-relay-stages';
 import { OrderIndexSync } from './select/order-index-sync';
+import { sendPoliciesOf } from './outbox/send-policy-of-chain';
 import { loadExecutorWallets } from './submit/executor-keys';
 
 const RPC_TIMEOUT_MS = 10_000;
@@ -124,6 +125,9 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     },
   );
 
+  // One send policy per chain, shared by every wallet that sends on it (executors, relayer, bridge admin).
+  const sendPolicies = sendPoliciesOf(chains.all(), clients, config.keeper, log);
+
   // The cross-chain relay: stages on chains with a bridge contract, once the relayer / bridge admin keys are set.
   const tokensOf = (id: number) => listed.get(id) ?? [];
   const relay = new RelayStages({
@@ -135,6 +139,7 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     pricing: new TransferPricing({ chains, engine: quoting.engine, prices, tokensOf }),
     prices,
     tokensOf,
+    sendPolicies,
     metrics,
     owner,
     log,
@@ -156,12 +161,14 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
         index,
         store,
         signers,
+        sendPolicy: sendPolicies.get(chainId)!,
         keeper: config.keeper,
         metrics,
         owner,
         log: log.child({ chainId }),
         now,
         more: relay.stagesFor(chain, client),
+        relayWallets: () => relay.walletsOn(chainId),
       }),
     );
   }

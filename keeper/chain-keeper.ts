@@ -8,6 +8,7 @@ import type { SelectStage } from './select/select-stage';
 import type { StageTimer } from './stage-timer';
 import type { SubmitStage } from './submit/submit-stage';
 import type { WalletPool } from './submit/wallet-pool';
+import type { SettleStage } from './settle/settle-stage';
 import type { TrackStage } from './track/track-stage';
 import type { ChainAvailability, HoldReason } from './watch/chain-availability';
 import type { PublishStage } from './watch/publish-stage';
@@ -25,6 +26,7 @@ export interface TickStage {
 /** One chain's stages, built by build-chain-keeper.ts. */
 export interface ChainStages {
   track: Pick<TrackStage, 'run' | 'followLatest'>;
+  settle: Pick<SettleStage, 'run'>;
   select: Pick<SelectStage, 'prepare' | 'next'>;
   claim: Pick<ClaimStage, 'run'>;
   plan: Pick<PlanStage, 'run'>;
@@ -54,12 +56,15 @@ export interface ChainKeeperDeps {
 /**
  * One chain's pipeline, ticked by the keeper (and at once when the chain's pool state reaches a new block):
  *
- *   track → select → claim → plan → submit → publish
+ *   track → settle → select → claim → plan → submit → (relay stages) → publish
  *
- * track follows our transactions on a new block (and the feed, leases, balances); select keeps each kind of order
- * work up to date and picks what is ready; claim takes those orders under our lease; plan checks, prices, funds and
- * routes them into a batch; submit sends it from a free executor wallet (one batch per free wallet per tick); then any
- * further kinds of work run (`more`), and publish writes the block's reference prices for the api. Ticks never overlap, and each chain has its own, so one chain's
+ * track follows our transactions on a new block to their receipts (and the feed, leases, nonce gaps, balances);
+ * settle makes final what is deep enough and re-checks settled batches against reorgs; select keeps each kind of
+ * order work up to date and picks what is ready; claim takes those orders under our lease; plan checks, prices,
+ * funds and routes them into a batch and simulates it from the wallet that will send it; submit records and sends it
+ * through the outbox (one batch per free wallet per tick); then any further kinds of work run (`more`), and publish
+ * writes the block's reference prices for the api. Each stage is timed under its own name and hands its result to
+ * the next; none calls back into an earlier one. Ticks never overlap, and each chain has its own, so one chain's
  * slow RPC never delays another's. While the chain's pool state is stale or its RPC fails, nothing is claimed.
  */
 export class ChainKeeper {
@@ -90,10 +95,11 @@ export class ChainKeeper {
     const head = deps.engine.blockNumber(this.chainId);
     if (head === undefined) return;
     const newBlock = await stages.track.run(head, deps.now());
+    await stages.settle.run(head, newBlock);
     await stages.select.prepare(deps.now());
-    if (!this.holdClaims()) await timer.run('submit', () => this.runBatches(head));
+    if (!this.holdClaims()) await this.runBatches(head);
     for (const stage of stages.more) await timer.run(stage.name, () => stage.run(head, deps.now(), newBlock));
-    await timer.run('watch', () => stages.publish.run(head, newBlock));
+    await timer.run('publish', () => stages.publish.run(head, newBlock));
   }
 
   /**
@@ -102,16 +108,20 @@ export class ChainKeeper {
    */
   private async runBatches(head: number): Promise<void> {
     const { deps } = this;
-    const { stages } = deps;
+    const { stages, timer } = deps;
     for (let batches = 0; batches < deps.pool.wallets.length; batches++) {
       const now = deps.now();
-      const selection = await stages.select.next(now, head, deps.maxBatchOrders);
-      if (!selection.size) return;
+      const selection = await timer.measure('select', () =>
+        stages.select.next(now, head, deps.maxBatchOrders),
+      );
+      if (!selection?.size) return;
       const wallet = deps.pool.acquire();
       if (!wallet) return;
-      const orders = await stages.claim.run(selection, head, now);
-      const plan = orders.length ? await stages.plan.run(orders) : undefined;
-      const sent = plan ? await stages.submit.run(wallet, plan, head, now) : false;
+      const orders = await timer.measure('claim', () => stages.claim.run(selection, head, now));
+      const plan = orders?.length
+        ? await timer.measure('plan', () => stages.plan.run(orders, wallet.address, now))
+        : undefined;
+      const sent = plan ? await timer.measure('submit', () => stages.submit.run(wallet, plan, head)) : false;
       if (!sent) {
         deps.pool.free(wallet);
         return;

@@ -13,6 +13,7 @@ export type OrderKind = (typeof ORDER_KINDS)[number];
 /** The keeper's stages (one folder each); `main` is the process around them. */
 export const KEEPER_STAGES = [
   'watch',
+  'publish',
   'select',
   'claim',
   'plan',
@@ -257,6 +258,18 @@ export class KeeperMetrics {
   readonly reorgsTotal = new Counter({
     name: 'tas_keeper_reorgs_total',
     help: 'Chain reorganisations detected through block-hash checkpoints, by chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly settlementsReopenedTotal = new Counter({
+    name: 'tas_keeper_settlements_reopened_total',
+    help: 'Settled batches whose block left the chain after their confirmations (a deeper reorg): their orders went back into them, by chain',
+    labelNames: ['chain_id'] as const,
+    registers: [this.registry],
+  });
+  readonly nonceGapsFilledTotal = new Counter({
+    name: 'tas_keeper_nonce_gaps_filled_total',
+    help: 'Nonces the chain had not got below a transaction the keeper waits on, filled by re-sending what was recorded for them or an empty transaction, by chain',
     labelNames: ['chain_id'] as const,
     registers: [this.registry],
   });
@@ -527,6 +540,8 @@ export class KeeperMetrics {
       this.blocksSeenTotal,
       this.feedStallsTotal,
       this.reorgsTotal,
+      this.settlementsReopenedTotal,
+      this.nonceGapsFilledTotal,
       this.gasUsedTotal,
       this.gasCostNativeTotal,
       this.transactionsSentTotal,
@@ -642,6 +657,14 @@ export class KeeperMetrics {
 
   reorgDetected(chainId: number): void {
     this.reorgsTotal.inc({ chain_id: String(chainId) });
+  }
+
+  settlementReopened(chainId: number): void {
+    this.settlementsReopenedTotal.inc({ chain_id: String(chainId) });
+  }
+
+  nonceGapFilled(chainId: number): void {
+    this.nonceGapsFilledTotal.inc({ chain_id: String(chainId) });
   }
 
   ordersClaimed(chainId: number, kind: OrderKind, count: number): void {

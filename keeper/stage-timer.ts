@@ -16,16 +16,22 @@ export class StageTimer {
   ) {}
 
   async run(name: KeeperStage, stage: () => Promise<unknown>): Promise<void> {
+    await this.measure(name, stage);
+  }
+
+  /** As `run`, resolving the stage's result, or undefined when it threw. */
+  async measure<T>(name: KeeperStage, stage: () => Promise<T>): Promise<T | undefined> {
     const started = performance.now();
     try {
-      await stage();
+      return await stage();
     } catch (err) {
       if (err instanceof RpcUnavailableError || err instanceof RpcTimeoutError) {
         this.log.warn({ err, stage: name }, 'keeper stage waits for the chain RPC');
-        return;
+        return undefined;
       }
       this.metrics.unhandledError(name);
       this.log.error({ err, stage: name }, 'keeper stage failed');
+      return undefined;
     } finally {
       this.metrics.observeTick(this.chainId, name, (performance.now() - started) / 1000);
     }

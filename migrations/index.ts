@@ -3,6 +3,7 @@ import * as initial from './20261121000001_initial';
 import * as keeper from './20261122000001_keeper';
 import * as crossChain from './20261124000001_cross_chain';
 import * as transferOriginContract from './20261127000001_transfer_origin_contract';
+import * as transferFillReplacements from './20261127000002_transfer_fill_replacements';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,4 +16,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261122000001_keeper', keeper],
   ['20261124000001_cross_chain', crossChain],
   ['20261127000001_transfer_origin_contract', transferOriginContract],
+  ['20261127000002_transfer_fill_replacements', transferFillReplacements],
 ];

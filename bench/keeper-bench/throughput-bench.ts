@@ -263,7 +263,7 @@ export async function runThroughputBench(opts: ThroughputOptions = {}): Promise<
       maxBatchOrders: service.config.keeper.maxBatchOrders,
       batchGasCap: service.config.keeper.batchGasCap,
       pollMs: service.config.keeper.pollIntervalMs,
-      confirmations: service.config.keeper.confirmations,
+      confirmations: service.devnet.chains[0]?.confirmations ?? service.config.keeper.confirmations ?? 1,
       amount: AMOUNT,
       phases,
     };

@@ -21,15 +21,24 @@ import { batchPulls } from './execute-batch-call';
 import { GAS_PER_ORDER, executionFee } from '../../shared/routing/execution-fee';
 import type { ExecutionOrder } from './execution-order';
 import { checkFunding } from './funding-check';
+import { simulateBatch } from './batch-simulation';
+import type { TxRequest } from '../submit/executor-wallet';
 import { PairSignatureVerifier } from '../../shared/domain/pair-signature';
 import { DEFAULT_MAX_DEVIATION_BPS } from '../../shared/domain/pair-authorization';
 
-/** A batch ready to submit: one group per pair, and the gas price its fees were computed at. */
+/**
+ * A batch ready to submit: one group per pair, the gas price its fees were computed at, and the OrderExecutor call
+ * that runs it, simulated from the wallet that is to send it.
+ */
 export interface BatchPlan {
   groups: PlannedGroup[];
   planned: PlannedOrder[];
   gasPrice: bigint;
+  call: TxRequest;
 }
+
+/** What a simulation that did not pass means for the batch's orders. */
+const SIMULATION_FAILURES = { RPC_ERROR: 'RPC_ERROR', REVERTED: 'TRANSACTION_REVERTED' } as const;
 
 export interface PlanStageDeps {
   chain: ChainConfig & { contracts: ChainContracts };
@@ -58,9 +67,10 @@ export class PlanStage {
 
   constructor(private readonly deps: PlanStageDeps) {}
 
-  async run(orders: readonly ExecutionOrder[]): Promise<BatchPlan | undefined> {
+  /** Plans `orders` into a batch for the wallet at `from` to send; `now`: the keeper's clock (ms). */
+  async run(orders: readonly ExecutionOrder[], from: string, now: number): Promise<BatchPlan | undefined> {
     try {
-      return await this.plan(orders);
+      return await this.plan(orders, from, now);
     } catch (err) {
       // A throw no step foresaw: these orders try again later (an outage does not count), the batch's others too.
       this.deps.metrics.unhandledError('plan');
@@ -70,7 +80,11 @@ export class PlanStage {
     }
   }
 
-  private async plan(orders: readonly ExecutionOrder[]): Promise<BatchPlan | undefined> {
+  private async plan(
+    orders: readonly ExecutionOrder[],
+    from: string,
+    now: number,
+  ): Promise<BatchPlan | undefined> {
     const { deps } = this;
     let outage = false;
     const noteOutage = (err: unknown): undefined => {
@@ -97,7 +111,27 @@ export class PlanStage {
     if (!funded) return undefined;
     const groups = await this.group(funded, gasPrice);
     if (!groups.length) return undefined;
-    return { groups, planned: groups.flatMap((g) => g.orders), gasPrice };
+    const planned = groups.flatMap((g) => g.orders);
+    // The batch's deadline counts from the chain's clock (a devnet's may run ahead of ours).
+    const block = await deps.client.getBlock('latest').catch(() => null);
+    const chainTime = BigInt(Math.max(block?.timestamp ?? 0, Math.floor(now / 1000)));
+    const simulated = await simulateBatch(
+      deps.client,
+      deps.chain.contracts.orderExecutor,
+      from,
+      groups,
+      chainTime,
+    );
+    if (!simulated.ok) {
+      deps.log.warn({ reason: simulated.reason, detail: simulated.detail }, 'batch not sent');
+      if (simulated.reason === 'RPC_ERROR') deps.availability.rpcFailed();
+      await deps.moves.failAll(
+        planned.map((p) => p.order),
+        SIMULATION_FAILURES[simulated.reason],
+      );
+      return undefined;
+    }
+    return { groups, planned, gasPrice, call: simulated.call };
   }
 
   /** Signature and execution fee of each order; those that fail here fail with their reason. */

@@ -7,6 +7,11 @@ import type { PriceListToken, Prices } from '../../shared/routing/prices/usd-pri
 import type { Store } from '../../shared/store/store';
 import type { TickStage } from '../chain-keeper';
 import type { KeeperMetrics } from '../keeper-metrics';
+import { PublicSendPolicy } from '../outbox/public-send-policy';
+import { confirmationDepthOf } from '../settle/confirmation-depths';
+import { DeliveryRecheck } from './delivery-recheck';
+import type { TransferProvider } from '../../shared/store/repositories/transfer-rows';
+import type { SendPolicy } from '../outbox/send-policy';
 import { ExecutorWallet } from '../submit/executor-wallet';
 import { FeePolicy } from '../submit/fee-policy';
 import { DepositIndexStage, type IndexedContract } from './deposit-index-stage';
@@ -31,6 +36,8 @@ export interface RelayWiring {
   pricing: TransferPricing;
   prices: Pick<Prices, 'token'>;
   tokensOf(chainId: number): readonly PriceListToken[];
+  /** Each chain's send policy (outbox/send-policy-of-chain.ts): the relayer and bridge admin send through it. */
+  sendPolicies: ReadonlyMap<number, SendPolicy>;
   metrics: KeeperMetrics;
   owner: string;
   log: Logger;
@@ -127,6 +134,7 @@ export class RelayStages {
           client,
           spokePool,
           sender: this.sender(chain, client, this.relayer),
+          recheck: this.recheckOf(chain, client, 'intent'),
           valuation: this.valuation,
           caps: this.caps,
           confirmations: w.crossChain.intentConfirmations,
@@ -142,6 +150,7 @@ export class RelayStages {
           bridge,
           sender: this.sender(chain, client, this.admin),
           originSender: (chainId) => this.adminSenderOn(chainId),
+          recheck: this.recheckOf(chain, client, 'lock-release'),
           valuation: this.valuation,
           caps: this.caps,
           relayer: this.relayer?.address,
@@ -161,7 +170,11 @@ export class RelayStages {
           relayer: this.relayer.address,
           spokePoolOf: (chainId) => w.chains.find((c) => c.chainId === chainId)?.contracts?.spokePool,
           confirmationsOf: (chainId) =>
-            w.chains.find((c) => c.chainId === chainId)?.confirmations ?? w.keeper.confirmations,
+            confirmationDepthOf(
+              chainId,
+              w.chains.find((c) => c.chainId === chainId)?.confirmations,
+              w.keeper.confirmations,
+            ).confirmations,
         }),
       );
     }
@@ -183,6 +196,29 @@ export class RelayStages {
       );
     }
     return stages;
+  }
+
+  /** What keeps this chain's done transfers of a provider honest after a reorg of the chain. */
+  private recheckOf(chain: ChainConfig, client: ChainClient, provider: TransferProvider): DeliveryRecheck {
+    const { w } = this;
+    return new DeliveryRecheck({
+      chainId: chain.chainId,
+      client,
+      transfers: w.store.transfers,
+      provider,
+      metrics: w.metrics,
+      owner: w.owner,
+      leaseMs: w.keeper.leaseMs,
+      recheckBlocks: confirmationDepthOf(chain.chainId, chain.confirmations, w.keeper.confirmations)
+        .recheckBlocks,
+      log: w.log.child({ chainId: chain.chainId, provider }),
+      now: w.now,
+    });
+  }
+
+  /** The relay's wallets on a chain (the relayer, the bridge admin) made so far: their nonces are checked for gaps. */
+  walletsOn(chainId: number): ExecutorWallet[] {
+    return [...this.senders.values()].filter((s) => s.client.chainId === chainId).map((s) => s.wallet);
   }
 
   /** The bridge admin's sender on another chain (it accepts and refunds the locks made there). */
@@ -212,11 +248,19 @@ export class RelayStages {
         // Fills go out back to back; each is followed by its own row.
         maxInFlight: 1_000,
         onResync: (e) => w.metrics.nonceResync(chain.chainId, e.address),
+        sendPolicy: w.sendPolicies.get(chain.chainId),
       });
       const fees = new FeePolicy(client, {
         maxFeePerGasCap: parseUnits(String(chain.maxFeePerGasGwei ?? w.keeper.maxFeePerGasGwei), 'gwei'),
       });
-      sender = new RelaySender(client, wallet, fees);
+      sender = new RelaySender(
+        client,
+        wallet,
+        fees,
+        w.sendPolicies.get(chain.chainId) ?? new PublicSendPolicy(client),
+        w.keeper.replaceAfterBlocks,
+        w.log.child({ chainId: chain.chainId, sender: signer.address }),
+      );
       this.senders.set(key, sender);
     }
     return sender;

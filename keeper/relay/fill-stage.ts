@@ -12,6 +12,7 @@ import type { CapReason, FillCaps } from './fill-caps';
 import type { FillValuation } from './fill-valuation';
 import { followTransferTx } from './recorded-tx';
 import { clientOf, eachOnItsOwn, retryDelayMs, TickMemo, type RelayContext } from './relay-context';
+import type { DeliveryRecheck } from './delivery-recheck';
 import type { RelaySender } from './relay-sender';
 import { fillStatusOf, findFill, relayDataOf } from './spoke-pool-reads';
 
@@ -21,6 +22,8 @@ export interface FillStageDeps extends RelayContext {
   spokePool: string;
   /** The relayer's wallet on this chain; it holds the inventory and is repaid on the origin. */
   sender: RelaySender;
+  /** Sends done transfers of this destination back in flight when a reorg took their block. */
+  recheck?: Pick<DeliveryRecheck, 'run'>;
   valuation: FillValuation;
   /** The relayer's limits per fill, per token and hour, and its floor per chain. */
   caps: Pick<FillCaps, 'check'>;
@@ -85,9 +88,10 @@ export class FillStage implements TickStage {
 
   constructor(private readonly deps: FillStageDeps) {}
 
-  async run(_head: number, now: number): Promise<void> {
+  async run(head: number, now: number): Promise<void> {
+    await this.deps.recheck?.run(head);
     await this.sweep(now);
-    await this.followInFlight();
+    await this.followInFlight(head);
     await this.fillWaiting(now);
   }
 
@@ -101,22 +105,22 @@ export class FillStage implements TickStage {
       deps.log.warn({ transferId: t.id, txHash: t.fillTxHash }, 'took over a fill of an expired keeper');
   }
 
-  private async followInFlight(): Promise<void> {
+  private async followInFlight(head: number): Promise<void> {
     const { deps } = this;
     const rows = await deps.transfers.listInFlight('intent', deps.chainId, deps.owner);
     await eachOnItsOwn(
       rows,
       (t) => t.id,
-      (t) => this.follow(t),
+      (t) => this.follow(t, head),
       this.failed,
     );
   }
 
   /** Where our fill transaction is: mined (success or revert), pending, or gone. */
-  private async follow(t: Transfer): Promise<void> {
+  private async follow(t: Transfer, head: number): Promise<void> {
     const { deps } = this;
     const now = deps.now();
-    const fate = await followTransferTx(deps, t);
+    const fate = await followTransferTx(deps, t, head);
     if (!fate) return;
     if (fate.kind === 'mined' && fate.receipt.status === 1) {
       await this.filled(t, fate.receipt);
@@ -440,7 +444,8 @@ export class FillStage implements TickStage {
         deps.log.info({ transferId: t.id, txHash: result.tx.txHash, depositId: t.depositId }, 'fill sent');
         // Instant-mining chains include it at once: settle it in this tick.
         const sent = await deps.transfers.findById(t.id);
-        if (sent) await this.follow(sent).catch((err: unknown) => this.failed(t.id, err));
+        if (sent)
+          await this.follow(sent, sent.fillSentBlock ?? 0).catch((err: unknown) => this.failed(t.id, err));
         return true;
       }
       case 'recorded':

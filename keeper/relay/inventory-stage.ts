@@ -8,7 +8,6 @@ import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { PriceListToken } from '../../shared/routing/prices/usd-prices';
 import type { TickStage } from '../chain-keeper';
 import type { InventoryBook, RebalanceMove, Watermarks } from './inventory-book';
-import { followRecorded } from './recorded-tx';
 import { clientOf, type RelayContext } from './relay-context';
 import type { RelaySender } from './relay-sender';
 
@@ -135,7 +134,7 @@ export class InventoryStage implements TickStage {
       );
       if (approval.kind !== 'sent') return false;
       // Not mined yet (a chain with block times): the lock goes out in a later round.
-      const fate = await followRecorded(deps.client, approval.tx);
+      const fate = await deps.sender.follow(approval.tx, 0);
       if (fate.kind !== 'mined' || fate.receipt.status !== 1) return true;
     }
     const data = lockReleaseBridgeInterface().encodeFunctionData('lock', [

@@ -1,10 +1,12 @@
 import type { ChainClient } from '../../shared/chain/chain-client';
 import { sanitizedError } from '../../shared/chain/rpc-errors';
+import type { Logger } from '../../shared/log/create-logger';
+import { followTransaction, type TxFate } from '../outbox/follow-transaction';
+import type { SendPolicy } from '../outbox/send-policy';
+import { sendRecorded } from '../outbox/send-recorded';
 import type { ExecutorWallet, SignedTx } from '../submit/executor-wallet';
 import type { FeePolicy } from '../submit/fee-policy';
-import { SendError } from '../submit/send-error';
 import { isOutageError } from '../watch/chain-availability';
-import type { RecordedTx } from './recorded-tx';
 
 /** A contract call the relay stages send. */
 export interface RelayCall {
@@ -15,19 +17,29 @@ export interface RelayCall {
   maxGas?: bigint;
 }
 
+/** A relay transaction as its stage recorded it. */
+export interface SentTx {
+  txHash: string;
+  rawTx: string;
+  nonce: number;
+  /** The address that signed it. */
+  sender: string;
+  /** Every hash signed for its nonce, oldest first, when it was replaced; `[txHash]` otherwise. */
+  hashes?: readonly string[];
+  /** The block of its latest broadcast, when the stage keeps it (replacement waits count from it). */
+  sentBlock?: number | null;
+}
+
 /**
- * How a send ended:
+ * How a send ended (outbox/send-recorded.ts):
  * - `sent`: recorded, then accepted by the node;
- * - `recorded`: recorded, and the broadcast failed. `gone`: the node refused it for good (its nonce is taken, its
- *   fees too low, the wallet short of funds…), so it can never be mined and the record may be cleared. Otherwise
- *   (no node answered) the record stands, and whoever follows it broadcasts it again or finds its nonce used
- *   (never a second transaction for the same work);
+ * - `recorded`: recorded, and the broadcast failed; `gone`: it can never be mined, its record may be cleared;
  * - `reverted`: the simulation reverted (nothing signed);
  * - `not-sent`: nothing recorded (fees above the cap, no node, the record refused: the work is not ours any more).
  */
 export type RelaySendResult =
-  | { kind: 'sent'; tx: RecordedTx }
-  | { kind: 'recorded'; tx: RecordedTx; reason: string; gone: boolean }
+  | { kind: 'sent'; tx: SentTx }
+  | { kind: 'recorded'; tx: SentTx; reason: string; gone: boolean }
   | { kind: 'reverted'; reason: string }
   | { kind: 'not-sent'; reason: string; outage: boolean };
 
@@ -35,17 +47,28 @@ export type RelaySendResult =
 const GAS_HEADROOM_PERCENT = 130n;
 const GAS_FLOOR = 25_000n;
 
+const sentTx = (signed: SignedTx): SentTx => ({
+  txHash: signed.hash,
+  rawTx: signed.raw,
+  nonce: signed.nonce,
+  sender: signed.wallet,
+});
+
 /**
- * Sends the relay stages' transactions from one key on one chain (the relayer's fills, the bridge admin's bundles
- * and releases), each its own ExecutorWallet so their nonces never meet the executors'. Every call is simulated
- * first (eth_estimateGas from the sender: a revert costs nothing), priced by the chain's FeePolicy, and recorded by
- * the caller after signing and before the broadcast.
+ * The relay stages' access to the keeper's outbox on one chain for one key (the relayer's fills, the bridge
+ * admin's bundles and releases), each its own ExecutorWallet so their nonces never meet the executors'. Every call
+ * is simulated first (eth_estimateGas from the sender: a revert costs nothing), then sent through the outbox's one
+ * send path (recorded by the caller after signing and before the broadcast) and followed through its one follow
+ * path (re-broadcast, replaced with higher fees when the stage records replacements, dropped when its nonce went).
  */
 export class RelaySender {
   constructor(
     readonly client: ChainClient,
     readonly wallet: ExecutorWallet,
     private readonly fees: FeePolicy,
+    private readonly policy: SendPolicy,
+    private readonly replaceAfterBlocks: number,
+    private readonly log: Logger,
   ) {}
 
   get address(): string {
@@ -64,7 +87,7 @@ export class RelaySender {
   }
 
   /**
-   * Simulates, signs, lets `record` store the signed transaction (false: do not broadcast) and broadcasts.
+   * Simulates, then sends through the outbox: `record` stores the signed transaction (false: do not broadcast).
    * Throws only when the chain cannot be reached before anything was recorded.
    */
   async send(call: RelayCall, record: (signed: SignedTx) => Promise<boolean>): Promise<RelaySendResult> {
@@ -73,45 +96,52 @@ export class RelaySender {
     if (!simulated.ok) return { kind: 'reverted', reason: simulated.reason };
     if (maxGas !== undefined && simulated.gas > maxGas)
       return { kind: 'reverted', reason: `needs ${simulated.gas} gas, over the cap of ${maxGas}` };
-    const decision = await this.fees.current();
-    if (decision.kind === 'too-expensive') {
-      return {
-        kind: 'not-sent',
-        reason: `fees: needs ${decision.neededPerGas} wei/gas, cap ${decision.capPerGas}`,
-        outage: false,
-      };
-    }
     const gasLimit = maxOf(GAS_FLOOR, (simulated.gas * GAS_HEADROOM_PERCENT) / 100n);
-    let recorded: RecordedTx | undefined;
-    let refused = false;
-    try {
-      const sent = await this.wallet.send({ ...tx, gasLimit }, decision.fees, {
-        beforeBroadcast: async (signed) => {
-          const tx = { txHash: signed.hash, rawTx: signed.raw, nonce: signed.nonce, sender: signed.wallet };
-          if (!(await record(signed))) {
-            refused = true;
-            throw new Error('the work is no longer held');
-          }
-          recorded = tx;
-        },
-      });
-      return {
-        kind: 'sent',
-        tx: { txHash: sent.hash, rawTx: sent.raw, nonce: sent.nonce, sender: sent.wallet },
-      };
-    } catch (err) {
-      const reason = err instanceof SendError ? err.message : sanitizedError(err).message;
-      if (recorded) {
-        const gone =
-          err instanceof SendError && err.kind !== 'unavailable' && err.kind !== 'before-broadcast-failed';
-        return { kind: 'recorded', tx: recorded, reason, gone };
-      }
-      return {
-        kind: 'not-sent',
-        reason: refused ? 'the work is no longer held' : reason,
-        outage: isOutageError(err),
-      };
+    const sent = await sendRecorded(this.wallet, { ...tx, gasLimit }, this.fees, record);
+    switch (sent.kind) {
+      case 'sent':
+        return { kind: 'sent', tx: sentTx(sent.signed) };
+      case 'recorded':
+        return { kind: 'recorded', tx: sentTx(sent.signed), reason: sent.reason, gone: sent.gone };
+      default:
+        return {
+          kind: 'not-sent',
+          reason: sent.reason === 'fees' ? `fees: ${sent.detail}` : sent.detail,
+          outage: sent.reason === 'outage',
+        };
     }
+  }
+
+  /**
+   * Where a recorded transaction is (outbox/follow-transaction.ts). With `recordReplacement`, one that waited
+   * KEEPER_REPLACE_AFTER_BLOCKS since `tx.sentBlock` is replaced with higher fees, the dearer copy recorded first.
+   */
+  follow(
+    tx: SentTx,
+    head: number,
+    recordReplacement?: (signed: SignedTx) => Promise<boolean>,
+  ): Promise<TxFate> {
+    return followTransaction(
+      {
+        hashes: tx.hashes?.length ? tx.hashes : [tx.txHash],
+        rawTx: tx.rawTx,
+        nonce: tx.nonce,
+        sender: tx.sender,
+        sentBlock: tx.sentBlock ?? null,
+      },
+      head,
+      {
+        client: this.client,
+        policy: this.policy,
+        log: this.log.child({ sender: tx.sender, nonce: tx.nonce }),
+        replacing: recordReplacement && {
+          wallet: this.wallet,
+          fees: this.fees,
+          afterBlocks: this.replaceAfterBlocks,
+          record: recordReplacement,
+        },
+      },
+    );
   }
 }
 

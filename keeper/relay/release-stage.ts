@@ -25,6 +25,7 @@ import type { FillCaps } from './fill-caps';
 import type { FillValuation } from './fill-valuation';
 import { followTransferTx } from './recorded-tx';
 import { clientOf, eachOnItsOwn, retryDelayMs, TickMemo, type RelayContext } from './relay-context';
+import type { DeliveryRecheck } from './delivery-recheck';
 import type { RelaySender } from './relay-sender';
 
 export interface ReleaseStageDeps extends RelayContext {
@@ -33,6 +34,8 @@ export interface ReleaseStageDeps extends RelayContext {
   bridge: string;
   /** The bridge admin (the bridge's releaser) on this chain. */
   sender: RelaySender;
+  /** Sends done transfers of this destination back in flight when a reorg took their block. */
+  recheck?: Pick<DeliveryRecheck, 'run'>;
   /** The bridge admin on an origin chain: it accepts and refunds the locks made there. */
   originSender(chainId: number): RelaySender | undefined;
   valuation: FillValuation;
@@ -101,8 +104,9 @@ export class ReleaseStage implements TickStage {
 
   constructor(private readonly deps: ReleaseStageDeps) {}
 
-  async run(_head: number, now: number): Promise<void> {
+  async run(head: number, now: number): Promise<void> {
     const { deps } = this;
+    await deps.recheck?.run(head);
     if (now - this.lastSweep >= SWEEP_MS) {
       this.lastSweep = now;
       await deps.transfers.reclaimExpiredLeases(now);
@@ -112,7 +116,7 @@ export class ReleaseStage implements TickStage {
     await eachOnItsOwn(
       inFlight,
       (t) => t.id,
-      (t) => this.follow(t),
+      (t) => this.follow(t, head),
       this.failed,
     );
     const queued = await deps.transfers.listReleaseQueued(deps.chainId, deps.maxReleasesPerTick ?? 8);
@@ -384,7 +388,7 @@ export class ReleaseStage implements TickStage {
       deps.log.info({ transferId: t.id, result: result.kind }, 'release sent');
       const sent = await deps.transfers.findById(t.id);
       if (sent && result.kind === 'sent')
-        await this.follow(sent).catch((err: unknown) => this.failed(t.id, err));
+        await this.follow(sent, sent.fillSentBlock ?? 0).catch((err: unknown) => this.failed(t.id, err));
       return true;
     }
     deps.metrics.relayFill(deps.chainId, 'lock-release', 'not_sent');
@@ -398,10 +402,10 @@ export class ReleaseStage implements TickStage {
     return false;
   }
 
-  private async follow(t: Transfer): Promise<void> {
+  private async follow(t: Transfer, head: number): Promise<void> {
     const { deps } = this;
     const now = deps.now();
-    const fate = await followTransferTx(deps, t);
+    const fate = await followTransferTx(deps, t, head);
     if (!fate) return;
     if (fate.kind === 'mined' && fate.receipt.status === 1 && (await this.settled(t, fate.receipt))) return;
     deps.metrics.relayFill(deps.chainId, 'lock-release', fate.kind === 'mined' ? 'reverted' : 'dropped');

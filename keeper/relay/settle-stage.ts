@@ -15,7 +15,6 @@ import type {
 } from '../../shared/store/repositories/root-bundles-repository';
 import type { Transfer } from '../../shared/store/repositories/transfers-repository';
 import type { TickStage } from '../chain-keeper';
-import { followRecorded } from './recorded-tx';
 import { clientOf, eachOnItsOwn, TickMemo, type RelayContext } from './relay-context';
 import type { RelaySender } from './relay-sender';
 import { fillStatusOf, findFill } from './spoke-pool-reads';
@@ -284,7 +283,7 @@ export class SettleStage implements TickStage {
       if (!recorded?.relayTx) return;
       bundle = recorded;
     }
-    const fate = await followRecorded(deps.client, bundle.relayTx!);
+    const fate = await deps.sender.follow(bundle.relayTx!, 0);
     if (fate.kind === 'pending') return;
     if (fate.kind === 'mined' && fate.receipt.status === 1) {
       const rootBundleId = admin
@@ -396,7 +395,7 @@ export class SettleStage implements TickStage {
       const recorded = bundle.leafTxs[stored.leafId];
       if (recorded?.executed) continue;
       if (recorded) {
-        const fate = await followRecorded(deps.client, recorded);
+        const fate = await deps.sender.follow(recorded, 0);
         if (fate.kind === 'pending') continue;
         if (fate.kind === 'mined' && fate.receipt.status === 1) {
           await this.leafExecuted(bundle, stored.leafId, fate.receipt.hash);
@@ -428,7 +427,7 @@ export class SettleStage implements TickStage {
         ),
       );
       if (result.kind === 'sent') {
-        const fate = await followRecorded(deps.client, result.tx);
+        const fate = await deps.sender.follow(result.tx, 0);
         if (fate.kind === 'mined' && fate.receipt.status === 1)
           await this.leafExecuted(bundle, stored.leafId, fate.receipt.hash);
       } else if (result.kind !== 'recorded') {

@@ -1,4 +1,6 @@
 import { keccak256, type TransactionRequest, type Wallet } from 'ethers';
+import { PublicSendPolicy } from '../outbox/public-send-policy';
+import type { SendPolicy } from '../outbox/send-policy';
 import type { TxFees } from './fee-policy';
 import { NonceManager, type NonceResync } from './nonce-manager';
 import type { RawRpc } from './raw-rpc';
@@ -43,12 +45,15 @@ export interface ExecutorWalletOptions {
   /** Transactions the wallet may have in flight at once. */
   maxInFlight?: number;
   onResync?: (event: NonceResync) => void;
+  /** Where signed transactions go out (the chain's send policy); default: the chain's public RPC, `rpc`. */
+  sendPolicy?: SendPolicy;
 }
 
 export const DEFAULT_MAX_IN_FLIGHT = 1;
 
 /**
- * One executor wallet on one chain: signs locally with its nonce manager and broadcasts through the chain's RPC.
+ * One executor wallet on one chain: signs locally with its nonce manager and broadcasts through the chain's send
+ * policy (public RPC or private endpoints); nonces, balances and receipts are read from the chain's public RPC.
  * It counts its transactions in flight and remembers its last balance; the pool decides from both which wallet
  * sends next.
  */
@@ -57,6 +62,7 @@ export class ExecutorWallet {
   readonly chainId: number;
   readonly nonces: NonceManager;
   readonly maxInFlight: number;
+  private readonly sendPolicy: SendPolicy;
   private inFlightCount = 0;
   private low = false;
   private lastBalance: bigint | undefined;
@@ -72,6 +78,7 @@ export class ExecutorWallet {
     this.address = signer.address;
     this.chainId = rpc.chainId;
     this.nonces = new NonceManager(signer.address, rpc, { onResync: opts.onResync });
+    this.sendPolicy = opts.sendPolicy ?? new PublicSendPolicy(rpc);
   }
 
   get inFlight(): number {
@@ -128,7 +135,7 @@ export class ExecutorWallet {
     }
     await this.runHook(signed, opts, () => this.nonces.release(nonce));
     try {
-      await this.rpc.send('eth_sendRawTransaction', [signed.raw]);
+      await this.sendPolicy.broadcast(signed.raw);
     } catch (err) {
       if (await this.acceptedDespite(err, signed.hash)) {
         this.nonces.confirmSent(nonce);
@@ -155,7 +162,7 @@ export class ExecutorWallet {
     const signed = await this.sign(request, fees, tx.nonce);
     await this.runHook(signed, opts, () => undefined);
     try {
-      await this.rpc.send('eth_sendRawTransaction', [signed.raw]);
+      await this.sendPolicy.broadcast(signed.raw);
     } catch (err) {
       if (await this.acceptedDespite(err, signed.hash)) return this.sent(signed, request);
       const kind = classifyBroadcastFailure(err);

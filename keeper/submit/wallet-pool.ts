@@ -1,4 +1,5 @@
 import type { Wallet } from 'ethers';
+import type { SendPolicy } from '../outbox/send-policy';
 import type { TxFees } from './fee-policy';
 import {
   ExecutorWallet,
@@ -29,6 +30,8 @@ export interface WalletPoolOptions {
   onResync?: (event: NonceResync) => void;
   /** A balance that could not be read; the pool carries on. */
   onBalanceError?: (address: string, reason: string) => void;
+  /** Where every wallet's transactions go out (the chain's send policy); default: `rpc`, publicly. */
+  sendPolicy?: SendPolicy;
 }
 
 /**
@@ -57,6 +60,7 @@ export class WalletPool {
         new ExecutorWallet(signer, rpc, {
           maxInFlight: opts.maxInFlightPerWallet ?? DEFAULT_MAX_IN_FLIGHT,
           onResync: opts.onResync,
+          sendPolicy: opts.sendPolicy,
         }),
     );
   }

@@ -1,7 +1,9 @@
 import type { ChainClient } from '../../shared/chain/chain-client';
 import type { KeeperMetrics } from '../keeper-metrics';
+import type { NonceGapFiller } from '../outbox/nonce-gap-filler';
 import type { OrderWorks } from '../order-work';
 import type { StageTimer } from '../stage-timer';
+import type { ExecutorWallet } from '../submit/executor-wallet';
 import type { WalletPool } from '../submit/wallet-pool';
 import type { BlockFeedWatch } from '../watch/block-feed-watch';
 import { isOutageError, type ChainAvailability } from '../watch/chain-availability';
@@ -10,11 +12,15 @@ import type { TransactionTracker } from './transaction-tracker';
 const LEASE_SWEEP_MS = 5_000;
 const BALANCE_READ_MS = 15_000;
 const LAG_READ_MS = 1_000;
+const GAP_CHECK_MS = 1_000;
 
 export interface TrackStageDeps {
   chainId: number;
   client: ChainClient;
   tracker: TransactionTracker;
+  gaps: Pick<NonceGapFiller, 'check'>;
+  /** Wallets of other work on this chain (the relay's) whose nonces are checked for gaps as well. */
+  relayWallets: () => readonly ExecutorWallet[];
   feed: BlockFeedWatch;
   pool: WalletPool;
   works: OrderWorks;
@@ -24,16 +30,18 @@ export interface TrackStageDeps {
 }
 
 /**
- * The start of a chain's tick: on a new block, the tracker follows our transactions (receipts first: a settled
- * batch frees its wallet for this block's orders); the block feed is watched for stalls; and on their own clocks,
- * claims whose lease ran out go back to pending, executor balances are read, and the chain's head is compared with
- * the pool state's (which also tells when a failing RPC answers again).
+ * The start of a chain's tick: on a new block, the tracker follows our transactions to their receipts (the settle
+ * stage runs next: a settled batch frees its wallet for this block's orders); the block feed is watched for
+ * stalls; and on their own clocks, claims whose lease ran out go back to pending, the executors' nonces are checked
+ * for gaps, executor balances are read, and the chain's head is compared with the pool state's (which also tells
+ * when a failing RPC answers again).
  */
 export class TrackStage {
   private lastBlock: number | undefined;
   private lastLeaseSweep = 0;
   private lastBalanceRead = 0;
   private lastLagRead = 0;
+  private lastGapCheck = 0;
 
   constructor(private readonly deps: TrackStageDeps) {}
 
@@ -49,7 +57,13 @@ export class TrackStage {
     deps.feed.observe(now, head, this.pendingTransactions());
     if (now - this.lastLeaseSweep > LEASE_SWEEP_MS) {
       this.lastLeaseSweep = now;
-      await deps.timer.run('claim', () => this.sweepLeases(now));
+      await deps.timer.run('track', () => this.sweepLeases(now));
+    }
+    if (now - this.lastGapCheck > GAP_CHECK_MS) {
+      this.lastGapCheck = now;
+      await deps.timer.run('track', () =>
+        deps.gaps.check([...deps.pool.wallets, ...deps.relayWallets()], head),
+      );
     }
     if (now - this.lastBalanceRead > BALANCE_READ_MS) {
       this.lastBalanceRead = now;

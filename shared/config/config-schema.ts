@@ -5,6 +5,7 @@ import {
   MIN_EXTERNAL_QUOTE_BUDGET_MS,
   type ExternalAggregatorsConfig,
 } from '../routing/aggregators/external-aggregator-config';
+import type { PrivateRpcUrls } from './private-rpc-urls';
 
 /** Addresses of the contracts the service uses on a chain (the devnet manifest's `contracts`). */
 export interface ChainContracts {
@@ -71,6 +72,12 @@ export interface ChainConfig {
    * (default RELAYER_INVENTORY_FLOOR_USD).
    */
   relayerInventoryFloorUsd?: number;
+  /**
+   * Private endpoints (Flashbots Protect, MEV Blocker…) that receive the keeper's signed transactions on this chain
+   * instead of `rpcUrls`; receipts and every read stay on `rpcUrls`. Wins over KEEPER_PRIVATE_RPC_URLS (`[]`: public
+   * only). May carry API keys: logged by host only.
+   */
+  privateRpcUrls?: string[];
 }
 
 /** When a chain's pool state (and what is derived from it: quotes, swaps, reference prices) is too old to serve. */
@@ -103,8 +110,11 @@ export interface KeeperConfig {
   leaseMs: number;
   /** Cap on maxFeePerGas, in gwei, on every chain: dearer blocks wait. */
   maxFeePerGasGwei: number;
-  /** Blocks on top of a receipt's block before its orders are settled. */
-  confirmations: number;
+  /**
+   * Blocks a batch's block must have (itself included) before its orders are final, on every chain without its own
+   * `confirmations`. Absent: each chain's default (keeper/settle/confirmation-depths.ts; 1 for others).
+   */
+  confirmations?: number;
   /** Blocks a transaction may stay unmined before it is replaced with higher fees. */
   replaceAfterBlocks: number;
   /** Executor native balance below which the low-balance alert metric is set (wei). */
@@ -124,6 +134,12 @@ export interface KeeperConfig {
    * refunds, as the HubPool's dataworker would) and the LockReleaseBridge's releaser. Empty: no settling.
    */
   bridgeAdminPrivateKey: string;
+  /** Private send endpoints per chain (a chain entry's `privateRpcUrls` wins); empty: every chain sends publicly. */
+  privateRpcUrls: PrivateRpcUrls[];
+  /** Blocks a privately sent transaction may wait unmined before it may also be sent publicly. */
+  privateFallbackBlocks: number;
+  /** Whether such a transaction is then also sent through the public RPCs (it gives up the privacy). */
+  privateFallbackPublic: boolean;
 }
 
 /** LI.FI (https://docs.li.fi): a cross-chain provider for real networks, enabled when `apiUrl` is set. */
@@ -211,6 +227,7 @@ export interface AppConfig {
 }
 
 const ADDRESS = '^0x[0-9a-fA-F]{40}$';
+const HTTP_URL = '^https?://';
 
 const chainSchema: JSONSchemaType<ChainConfig> = {
   type: 'object',
@@ -239,6 +256,7 @@ const chainSchema: JSONSchemaType<ChainConfig> = {
     staleAfterBlocks: { type: 'integer', minimum: 1, maximum: 100000, nullable: true },
     blockTimeSeconds: { type: 'number', exclusiveMinimum: 0, maximum: 3600, nullable: true },
     relayerInventoryFloorUsd: { type: 'number', minimum: 0, nullable: true },
+    privateRpcUrls: { type: 'array', items: { type: 'string', pattern: HTTP_URL }, nullable: true },
     contracts: {
       type: 'object',
       nullable: true,
@@ -294,7 +312,6 @@ const keeperSchema: JSONSchemaType<KeeperConfig> = {
     'executorKeystorePassword',
     'leaseMs',
     'maxFeePerGasGwei',
-    'confirmations',
     'replaceAfterBlocks',
     'lowBalanceWei',
     'maxBatchOrders',
@@ -303,6 +320,9 @@ const keeperSchema: JSONSchemaType<KeeperConfig> = {
     'blockStallMs',
     'relayerPrivateKey',
     'bridgeAdminPrivateKey',
+    'privateRpcUrls',
+    'privateFallbackBlocks',
+    'privateFallbackPublic',
   ],
   properties: {
     adminPort: { type: 'integer', minimum: 0, maximum: 65535 },
@@ -313,7 +333,7 @@ const keeperSchema: JSONSchemaType<KeeperConfig> = {
     executorKeystorePassword: { type: 'string' },
     leaseMs: { type: 'integer', minimum: 1000 },
     maxFeePerGasGwei: { type: 'number', exclusiveMinimum: 0 },
-    confirmations: { type: 'integer', minimum: 0, maximum: 100 },
+    confirmations: { type: 'integer', minimum: 0, maximum: 100, nullable: true },
     replaceAfterBlocks: { type: 'integer', minimum: 1 },
     lowBalanceWei: { type: 'string', pattern: '^[0-9]+$' },
     maxBatchOrders: { type: 'integer', minimum: 1, maximum: 200 },
@@ -322,6 +342,20 @@ const keeperSchema: JSONSchemaType<KeeperConfig> = {
     blockStallMs: { type: 'integer', minimum: 1000 },
     relayerPrivateKey: { type: 'string', pattern: '^$|^0x[0-9a-fA-F]{64}$' },
     bridgeAdminPrivateKey: { type: 'string', pattern: '^$|^0x[0-9a-fA-F]{64}$' },
+    privateRpcUrls: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['chainId', 'urls'],
+        properties: {
+          chainId: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+          urls: { type: 'array', minItems: 1, items: { type: 'string', pattern: HTTP_URL } },
+        },
+      },
+    },
+    privateFallbackBlocks: { type: 'integer', minimum: 1, maximum: 100000 },
+    privateFallbackPublic: { type: 'boolean' },
   },
 };
 

@@ -10,6 +10,7 @@ import {
   type ExternalAggregatorsConfig,
 } from '../routing/aggregators/external-aggregator-config';
 import { configSchema, type AppConfig, type ChainConfig } from './config-schema';
+import { isHttpUrl, parsePrivateRpcUrls, PrivateRpcUrlsError, type PrivateRpcUrls } from './private-rpc-urls';
 
 /** Every environment variable the service reads, with its default. The README's configuration table mirrors this. */
 export const ENV_DEFAULTS = {
@@ -43,7 +44,7 @@ export const ENV_DEFAULTS = {
   EXECUTOR_KEYSTORE_PASSWORD: '',
   KEEPER_LEASE_MS: '60000',
   KEEPER_MAX_FEE_GWEI: '1000',
-  KEEPER_CONFIRMATIONS: '1',
+  KEEPER_CONFIRMATIONS: '',
   KEEPER_REPLACE_AFTER_BLOCKS: '3',
   KEEPER_LOW_BALANCE_WEI: '100000000000000000',
   KEEPER_MAX_BATCH_ORDERS: '50',
@@ -52,6 +53,9 @@ export const ENV_DEFAULTS = {
   KEEPER_BLOCK_STALL_MS: '30000',
   RELAYER_PRIVATE_KEY: '',
   BRIDGE_ADMIN_PRIVATE_KEY: '',
+  KEEPER_PRIVATE_RPC_URLS: '',
+  KEEPER_PRIVATE_FALLBACK_BLOCKS: '10',
+  KEEPER_PRIVATE_FALLBACK_PUBLIC: 'false',
   RELAYER_ADDRESS: '',
   CROSS_CHAIN_FILL_DEADLINE_SECONDS: '600',
   CROSS_CHAIN_EXCLUSIVITY_SECONDS: '30',
@@ -127,6 +131,16 @@ function toNumber(value: string): number {
   return value.trim() === '' ? Number.NaN : Number(value);
 }
 
+/**
+ * true/false (or 1/0, yes/no, on/off). Anything else is passed on as the string it is, so that the schema names
+ * the variable and its value (`…="maybe" must be boolean`) as it does for every other bad value.
+ */
+function toBoolean(value: string): boolean {
+  if (/^(true|1|yes|on)$/i.test(value.trim())) return true;
+  if (/^(false|0|no|off)$/i.test(value.trim())) return false;
+  return value as unknown as boolean;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -175,6 +189,9 @@ export const ENV_OF_FIELD: Readonly<Record<string, EnvName>> = {
   '/keeper/blockStallMs': 'KEEPER_BLOCK_STALL_MS',
   '/keeper/relayerPrivateKey': 'RELAYER_PRIVATE_KEY',
   '/keeper/bridgeAdminPrivateKey': 'BRIDGE_ADMIN_PRIVATE_KEY',
+  '/keeper/privateRpcUrls': 'KEEPER_PRIVATE_RPC_URLS',
+  '/keeper/privateFallbackBlocks': 'KEEPER_PRIVATE_FALLBACK_BLOCKS',
+  '/keeper/privateFallbackPublic': 'KEEPER_PRIVATE_FALLBACK_PUBLIC',
   '/crossChain/relayerAddress': 'RELAYER_ADDRESS',
   '/crossChain/fillDeadlineSeconds': 'CROSS_CHAIN_FILL_DEADLINE_SECONDS',
   '/crossChain/exclusivitySeconds': 'CROSS_CHAIN_EXCLUSIVITY_SECONDS',
@@ -203,6 +220,8 @@ const SECRET_ENV: ReadonlySet<EnvName> = new Set([
   'REDIS_URL',
   'RELAYER_PRIVATE_KEY',
   'BRIDGE_ADMIN_PRIVATE_KEY',
+  // Private transaction endpoints take an API key in their URL (a path segment or a query parameter).
+  'KEEPER_PRIVATE_RPC_URLS',
   'LIFI_API_KEY',
   'AGGREGATOR_ZEROX_API_KEY',
   'AGGREGATOR_ONEINCH_API_KEY',
@@ -243,6 +262,34 @@ function externalAggregatorsOf(get: (name: EnvName) => string): ExternalAggregat
     if (err instanceof ExternalAggregatorConfigError)
       throw new ConfigError(`Invalid configuration: ${err.message}`);
     throw err;
+  }
+}
+
+/** KEEPER_PRIVATE_RPC_URLS read per chain; its value is never repeated (its URLs may hold API keys). */
+function privateRpcUrlsOf(value: string): PrivateRpcUrls[] {
+  try {
+    return parsePrivateRpcUrls(value);
+  } catch (err) {
+    if (err instanceof PrivateRpcUrlsError)
+      throw new ConfigError(
+        `Invalid configuration: KEEPER_PRIVATE_RPC_URLS (value not shown): ${err.message}`,
+      );
+    throw err;
+  }
+}
+
+/**
+ * The schema only sees that a chain entry's private URL starts with http(s)://; one that does not parse as a URL
+ * would fail at the first send, so it stops the start instead. The URL itself is not shown (it may hold a key).
+ */
+function checkChainPrivateRpcUrls(chains: readonly ChainConfig[]): void {
+  for (const [index, chain] of chains.entries()) {
+    for (const [k, url] of (chain.privateRpcUrls ?? []).entries()) {
+      if (!isHttpUrl(url))
+        throw new ConfigError(
+          `Invalid configuration: CHAINS_FILE chains[${index}].privateRpcUrls[${k}] must be an http(s) URL (value not shown)`,
+        );
+    }
   }
 }
 
@@ -294,7 +341,9 @@ export function loadConfig(
       executorKeystorePassword: get('EXECUTOR_KEYSTORE_PASSWORD'),
       leaseMs: toNumber(get('KEEPER_LEASE_MS')),
       maxFeePerGasGwei: toNumber(get('KEEPER_MAX_FEE_GWEI')),
-      confirmations: toNumber(get('KEEPER_CONFIRMATIONS')),
+      ...(get('KEEPER_CONFIRMATIONS').trim() === ''
+        ? {}
+        : { confirmations: toNumber(get('KEEPER_CONFIRMATIONS')) }),
       replaceAfterBlocks: toNumber(get('KEEPER_REPLACE_AFTER_BLOCKS')),
       lowBalanceWei: get('KEEPER_LOW_BALANCE_WEI'),
       maxBatchOrders: toNumber(get('KEEPER_MAX_BATCH_ORDERS')),
@@ -303,6 +352,9 @@ export function loadConfig(
       blockStallMs: toNumber(get('KEEPER_BLOCK_STALL_MS')),
       relayerPrivateKey: get('RELAYER_PRIVATE_KEY'),
       bridgeAdminPrivateKey: get('BRIDGE_ADMIN_PRIVATE_KEY'),
+      privateRpcUrls: privateRpcUrlsOf(get('KEEPER_PRIVATE_RPC_URLS')),
+      privateFallbackBlocks: toNumber(get('KEEPER_PRIVATE_FALLBACK_BLOCKS')),
+      privateFallbackPublic: toBoolean(get('KEEPER_PRIVATE_FALLBACK_PUBLIC')),
     },
     crossChain: {
       relayerAddress: get('RELAYER_ADDRESS'),
@@ -332,6 +384,7 @@ export function loadConfig(
     const problems = (ajv.errors ?? []).map((e) => problemOf(e.instancePath, e.message, env));
     throw new ConfigError(`Invalid configuration: ${[...new Set(problems)].join('; ')}`);
   }
+  checkChainPrivateRpcUrls(raw.chains);
   const ids = new Set<number>();
   for (const chain of raw.chains) {
     if (ids.has(chain.chainId))

@@ -835,6 +835,111 @@ describeEachStore('keeper store', (kind) => {
       expect(await txs.listOpen(1)).toEqual([]);
     });
 
+    it('reopens a settled batch whose block left the chain: completed orders wait on it again, failures stay', async () => {
+      const { orders, dcaOrderId, input } = await claimedBatch();
+      const strategyId = (await dca.findById(dcaOrderId))!.strategyId;
+      const submitted = await txs.submitBatch(input, OWNER_A, 60_000, NOW + 1);
+      if (submitted.kind !== 'submitted') throw new Error('conflict');
+      const id = submitted.transaction.id;
+      await txs.markBroadcast(id, OWNER_A, 1, NOW + 1);
+      await txs.markMined(id, OWNER_A, { txHash: hash(1), blockNumber: 5, blockHash: hash(5) }, NOW + 2);
+      const settled = await txs.settleBatch(
+        id,
+        OWNER_A,
+        {
+          limitOrders: [
+            { id: orders[0].id, kind: 'completed' },
+            { id: orders[1].id, kind: 'completed' },
+            {
+              id: orders[2].id,
+              kind: 'failed',
+              reason: 'PRICE_NOT_REACHED',
+              final: false,
+              nextAttemptAt: NOW,
+            },
+          ],
+          dcaOrders: [{ id: dcaOrderId, kind: 'successful', amountReceived: 1, executionPrice: 2 }],
+        },
+        NOW + 3,
+      );
+      expect(settled.kind).toBe('settled');
+      // The strategy had one iteration: it finished with it.
+      await store
+        .knex('dca_strategies')
+        .where({ id: strategyId })
+        .update({ iterations: 1, iterations_created: 1 });
+      expect(await dca.finishStrategyIfDone(strategyId, NOW + 3)).toBe(true);
+
+      expect((await txs.listSettledSince(1, 5)).map((t) => t.id)).toEqual([id]);
+      expect(await txs.listSettledSince(1, 6)).toEqual([]);
+      expect(await txs.listSettledSince(2, 0)).toEqual([]);
+      // Another block hash than the one recorded: not this settlement (a stale read), nothing moves.
+      expect(await txs.reopenSettled(id, hash(6), OWNER_B, LEASE_MS, NOW + 4)).toBeUndefined();
+
+      const reopened = await txs.reopenSettled(id, hash(5), OWNER_B, LEASE_MS, NOW + 4);
+      expect(reopened?.limitOrderIds.sort()).toEqual([orders[0].id, orders[1].id].sort());
+      expect(reopened?.dcaOrderIds).toEqual([dcaOrderId]);
+      expect(await txs.findById(id)).toMatchObject({
+        status: 'pending',
+        minedBlock: null,
+        minedBlockHash: null,
+        submittedBlock: null,
+        leaseOwner: OWNER_B,
+        leaseExpiresAt: NOW + 4 + LEASE_MS,
+      });
+      for (const order of orders.slice(0, 2)) {
+        expect(await limit.findById(order.id)).toMatchObject({
+          status: 'submitted',
+          keeperTxId: id,
+          leaseOwner: OWNER_B,
+        });
+      }
+      // The retry had gone back to pending, out of the batch: untouched.
+      expect(await limit.findById(orders[2].id)).toMatchObject({ status: 'pending', keeperTxId: null });
+      expect(await dca.findById(dcaOrderId)).toMatchObject({
+        status: 'executing',
+        keeperTxId: id,
+        leaseOwner: OWNER_B,
+      });
+      expect(await dca.findStrategy(strategyId)).toMatchObject({ status: 'active' });
+      expect((await txs.listOpen(1)).map((t) => t.id)).toEqual([id]);
+      // Once reopened it is not settled any more: a second reopen does nothing.
+      expect(await txs.reopenSettled(id, hash(5), OWNER_A, LEASE_MS, NOW + 5)).toBeUndefined();
+
+      // Followed again, mined in the new chain's block and settled: final again, with the new block.
+      await txs.markBroadcast(id, OWNER_B, 6, NOW + 6);
+      expect(
+        await txs.markMined(id, OWNER_B, { txHash: hash(1), blockNumber: 7, blockHash: hash(77) }, NOW + 7),
+      ).toBe(true);
+      const again = await txs.settleBatch(
+        id,
+        OWNER_B,
+        {
+          limitOrders: [
+            { id: orders[0].id, kind: 'completed' },
+            {
+              id: orders[1].id,
+              kind: 'failed',
+              reason: 'PRICE_NOT_REACHED',
+              final: false,
+              nextAttemptAt: NOW,
+            },
+          ],
+          dcaOrders: [{ id: dcaOrderId, kind: 'successful', amountReceived: 1, executionPrice: 2 }],
+        },
+        NOW + 8,
+      );
+      expect(again.kind).toBe('settled');
+      expect(await limit.findById(orders[0].id)).toMatchObject({ status: 'completed', txHash: hash(1) });
+      expect(await limit.findById(orders[1].id)).toMatchObject({ status: 'pending', keeperTxId: null });
+      expect(await dca.findById(dcaOrderId)).toMatchObject({ status: 'successful' });
+      expect(await txs.findById(id)).toMatchObject({
+        status: 'settled',
+        minedBlock: 7,
+        minedBlockHash: hash(77),
+      });
+    });
+
     it('hands the transactions of a keeper that stopped renewing its lease to another, with their orders', async () => {
       const { orders, dcaOrderId, input } = await claimedBatch();
       const submitted = await txs.submitBatch(input, OWNER_A, 10_000, NOW);

@@ -134,6 +134,77 @@ describeEachStore('transfers store', (kind) => {
     expect((await store.transfers.listInFlight('intent', 137, OWNER_A)).map((t) => t.id)).toEqual([row.id]);
   });
 
+  it('records a fee replacement of the fill for its owner, keeping every hash, and only over the current one', async () => {
+    const row = await stored();
+    await store.transfers.claim(row.id, OWNER_A, LEASE_MS, NOW);
+    const tx = { txHash: hash(77), rawTx: '0x02f8', sender: SPOKE, nonce: 3, sentBlock: 10 };
+    expect(await store.transfers.markSubmitted(row.id, OWNER_A, tx, LEASE_MS, NOW + 1)).toBe(true);
+    expect(await store.transfers.findById(row.id)).toMatchObject({
+      fillTxHashes: [hash(77)],
+      fillLastSentBlock: 10,
+    });
+    const bump = { txHash: hash(78), rawTx: '0x02f9', sentBlock: 13 };
+    expect(
+      await store.transfers.recordFillReplacement(row.id, OWNER_B, hash(77), bump, LEASE_MS, NOW + 2),
+    ).toBe(false);
+    // Replacing a copy that is no longer the current one: another bump got there first.
+    expect(
+      await store.transfers.recordFillReplacement(row.id, OWNER_A, hash(76), bump, LEASE_MS, NOW + 2),
+    ).toBe(false);
+    expect(
+      await store.transfers.recordFillReplacement(row.id, OWNER_A, hash(77), bump, LEASE_MS, NOW + 2),
+    ).toBe(true);
+    expect(await store.transfers.findById(row.id)).toMatchObject({
+      status: 'filling',
+      fillTxHash: hash(78),
+      fillTxHashes: [hash(77), hash(78)],
+      fillRawTx: '0x02f9',
+      fillNonce: 3,
+      fillSentBlock: 10,
+      fillLastSentBlock: 13,
+      leaseExpiresAt: NOW + 2 + LEASE_MS,
+    });
+    // The first copy was the one mined: it is the fill.
+    expect(
+      await store.transfers.markFilled(
+        row.id,
+        { txHash: hash(77), blockNumber: 12, blockHash: hash(12) },
+        NOW + 3,
+      ),
+    ).toBe(true);
+    expect(await store.transfers.findById(row.id)).toMatchObject({ status: 'filled', fillTxHash: hash(77) });
+  });
+
+  it('sends done transfers whose destination block was reorged back in flight, a released lock too', async () => {
+    const fill = await stored();
+    const lock = await stored(deposit({ provider: 'lock-release' }));
+    for (const [i, row] of [fill, lock].entries()) {
+      await store.transfers.claim(row.id, OWNER_A, LEASE_MS, NOW);
+      const tx = { txHash: hash(80 + i), rawTx: '0x02f8', sender: SPOKE, nonce: i, sentBlock: 10 };
+      expect(await store.transfers.markSubmitted(row.id, OWNER_A, tx, LEASE_MS, NOW + 1)).toBe(true);
+      const at = { txHash: hash(80 + i), blockNumber: 20 + i, blockHash: hash(200 + i) };
+      expect(await store.transfers.markFilled(row.id, at, NOW + 2)).toBe(true);
+    }
+    expect((await store.transfers.listDoneSince('intent', 137, 20)).map((t) => t.id)).toEqual([fill.id]);
+    expect((await store.transfers.listDoneSince('lock-release', 137, 21)).map((t) => t.id)).toEqual([
+      lock.id,
+    ]);
+    expect(await store.transfers.listDoneSince('lock-release', 137, 22)).toEqual([]);
+    expect(await store.transfers.listDoneSince('intent', 10, 0)).toEqual([]);
+
+    expect(await store.transfers.markFillReorged(lock.id, OWNER_B, LEASE_MS, NOW + 3)).toBe(true);
+    expect(await store.transfers.findById(lock.id)).toMatchObject({
+      status: 'releasing',
+      fillBlockNumber: null,
+      fillBlockHash: null,
+      leaseOwner: OWNER_B,
+    });
+    expect(await store.transfers.markFillReorged(lock.id, OWNER_B, LEASE_MS, NOW + 3)).toBe(false);
+    expect(await store.transfers.markFillReorged(fill.id, OWNER_B, LEASE_MS, NOW + 3)).toBe(true);
+    expect(await store.transfers.findById(fill.id)).toMatchObject({ status: 'filling', leaseOwner: OWNER_B });
+    expect(await store.transfers.listDoneSince('intent', 137, 0)).toEqual([]);
+  });
+
   it('hands back an expired claim with nothing signed, and a signed one only to a keeper that follows it', async () => {
     const [unsigned, signed] = [await stored(), await stored()];
     await store.transfers.claim(unsigned.id, OWNER_A, LEASE_MS, NOW);

@@ -37,6 +37,7 @@ function harness(opts: { ready?: number; more?: TickStage[]; sent?: boolean } = 
       },
       followLatest: async () => void calls.push('follow'),
     },
+    settle: { run: async (head) => void calls.push(`settle ${head}`) },
     select: {
       prepare: async () => void calls.push('prepare'),
       next: async (): Promise<Selection> => {
@@ -83,11 +84,12 @@ function harness(opts: { ready?: number; more?: TickStage[]; sent?: boolean } = 
 }
 
 describe('ChainKeeper: one tick is the pipeline', () => {
-  it('runs track → select → claim → plan → submit → (follow the sent batch) → publish, one batch per free wallet', async () => {
+  it('runs track → settle → select → claim → plan → submit → (follow the sent batch) → publish, one batch per free wallet', async () => {
     const { keeper, calls } = harness({ ready: 1 });
     await keeper.tick();
     expect(calls).toEqual([
       `track ${HEAD}`,
+      `settle ${HEAD}`,
       'prepare',
       'select',
       'claim',
@@ -105,6 +107,7 @@ describe('ChainKeeper: one tick is the pipeline', () => {
     await keeper.tick();
     expect(calls).toEqual([
       `track ${HEAD}`,
+      `settle ${HEAD}`,
       'prepare',
       'select',
       'claim',
@@ -119,7 +122,7 @@ describe('ChainKeeper: one tick is the pipeline', () => {
     const { keeper, calls, setStale } = harness({ ready: 1 });
     setStale(true);
     await keeper.tick();
-    expect(calls).toEqual([`track ${HEAD}`, 'prepare', `publish ${HEAD} true`]);
+    expect(calls).toEqual([`track ${HEAD}`, `settle ${HEAD}`, 'prepare', `publish ${HEAD} true`]);
   });
 
   it('runs a plugged-in kind of work after the batches and before publishing; its throw is counted, not fatal', async () => {
@@ -134,7 +137,7 @@ describe('ChainKeeper: one tick is the pipeline', () => {
     const { keeper, calls, metrics } = harness({ ready: 0, more: [relay] });
     await keeper.tick();
     expect(relayed).toEqual([HEAD]);
-    expect(calls).toEqual([`track ${HEAD}`, 'prepare', 'select', `publish ${HEAD} true`]);
+    expect(calls).toEqual([`track ${HEAD}`, `settle ${HEAD}`, 'prepare', 'select', `publish ${HEAD} true`]);
     const errors = await metrics.unhandledErrorsTotal.get();
     expect(errors.values.find((v) => v.labels.stage === 'settle')?.value).toBe(1);
   });
@@ -146,7 +149,7 @@ describe('ChainKeeper: one tick is the pipeline', () => {
     };
     const { keeper, calls, metrics } = harness({ ready: 0, more: [relay] });
     await keeper.tick();
-    expect(calls).toEqual([`track ${HEAD}`, 'prepare', 'select', `publish ${HEAD} true`]);
+    expect(calls).toEqual([`track ${HEAD}`, `settle ${HEAD}`, 'prepare', 'select', `publish ${HEAD} true`]);
     const errors = await metrics.unhandledErrorsTotal.get();
     expect(errors.values.find((v) => v.labels.stage === 'relay_fill')?.value).toBe(0);
   });

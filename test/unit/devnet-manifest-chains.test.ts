@@ -100,6 +100,7 @@ describe('DEVNET_MANIFEST', () => {
     expect(found.chains).toEqual([
       {
         chainId: 1,
+        confirmations: 1,
         name: 'Chain 1',
         rpcUrls: ['http://127.0.0.1:8545'],
         nativeSymbol: 'ETH',

@@ -365,6 +365,35 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
     });
   }
 
+  /**
+   * successful → executing for the iterations a reopened transaction had executed (its block left the chain), under
+   * `owner`'s lease; a strategy that finished with them is active again. Returns their ids.
+   */
+  async reopenOrdersOfTransaction(
+    keeperTxId: string,
+    owner: string,
+    leaseExpiresAt: number,
+    nowMs: number,
+  ): Promise<string[]> {
+    const rows: Array<{ id: string; strategy_id: string }> = await this.knex(ORDERS)
+      .select('id', 'strategy_id')
+      .where({ keeper_tx_id: keeperTxId, status: 'successful' });
+    if (!rows.length) return [];
+    await this.knex(ORDERS)
+      .where({ keeper_tx_id: keeperTxId, status: 'successful' })
+      .update({
+        status: 'executing',
+        lease_owner: owner,
+        lease_expires_at: leaseExpiresAt,
+        ...this.moves.bump(nowMs),
+      });
+    await this.knex(STRATEGIES)
+      .whereIn('id', [...new Set(rows.map((row) => row.strategy_id))])
+      .andWhere('status', 'finished')
+      .update({ status: 'active', ...this.moves.bump(nowMs) });
+    return rows.map((row) => row.id);
+  }
+
   /** executing → successful, from the contract's OrderExecuted event (final, whoever holds the lease). */
   async complete(id: string, success: DcaSuccess, nowMs: number): Promise<boolean> {
     const changed = await this.knex(ORDERS)
@@ -454,7 +483,8 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
 
   /**
    * active → finished once every iteration was created and every order is final, in one conditional UPDATE.
-   * Stable without locks: no order goes from a final status back to pending or executing, and no iteration is
+   * Stable without locks: no order goes from a final status back to pending or executing (but for a reopened batch,
+   * which also makes its strategy active again), and no iteration is
    * created once `iterations_created` reached `iterations`.
    */
   async finishStrategyIfDone(strategyId: string, nowMs: number): Promise<boolean> {

@@ -355,6 +355,31 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
   }
 
   /**
+   * completed → submitted for the orders a reopened transaction had completed (its block left the chain): they
+   * wait on it again, under `owner`'s lease. Returns their ids.
+   */
+  async reopenOrdersOfTransaction(
+    keeperTxId: string,
+    owner: string,
+    leaseExpiresAt: number,
+    nowMs: number,
+  ): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.knex(TABLE)
+      .select('id')
+      .where({ keeper_tx_id: keeperTxId, status: 'completed' });
+    if (!rows.length) return [];
+    await this.knex(TABLE)
+      .where({ keeper_tx_id: keeperTxId, status: 'completed' })
+      .update({
+        status: 'submitted',
+        lease_owner: owner,
+        lease_expires_at: leaseExpiresAt,
+        ...this.moves.bump(nowMs),
+      });
+    return rows.map((row) => row.id);
+  }
+
+  /**
    * submitted | executing → completed: the contract emitted OrderExecuted for it, which is final whoever holds
    * the lease. Returns false when the order is not in either status (already settled: a repeat is harmless).
    */

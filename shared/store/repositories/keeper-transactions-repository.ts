@@ -56,6 +56,8 @@ export {
  *    while a tracker holds its transaction except by these moves.
  * 7. Reorg: `markMined` keeps the block number and hash; settlement waits for the chain's confirmations and
  *    checks the block hash again; a mismatch is `markReorged` (back to `pending`, followed again).
+ * 8. Deeper reorg: the settle stage re-checks the block hashes of settled rows within a window; a mismatch is
+ *    `reopenSettled` (settled → pending, its completed orders back to `submitted`), followed again as 7.
  * A keeper broadcasts a raw transaction only after the store accepted it (submitBatch answered `submitted`,
  * recordReplacement true): one that lost its lease cannot record, so it never sends for orders it no longer holds.
  * Nonce managers must count open rows: the next nonce of an executor is at least its highest open row's + 1,
@@ -494,6 +496,64 @@ export class KeeperTransactionsRepository {
         );
       }
       return { kind: 'settled', limitOrderIds, dcaOrderIds } as const;
+    });
+  }
+
+  /**
+   * Settled rows of a chain mined at or after `fromBlock`, with their block: what the settle stage re-checks for
+   * a reorg deeper than the confirmations it waited for.
+   */
+  async listSettledSince(chainId: number, fromBlock: number, limit = 500): Promise<KeeperTransaction[]> {
+    const rows: KeeperTransactionRow[] = await this.knex(TABLE)
+      .where({ chain_id: chainId, status: 'settled' })
+      .andWhere('mined_block', '>=', fromBlock)
+      .orderBy('mined_block', 'asc')
+      .limit(limit);
+    return rows.map(fromRow);
+  }
+
+  /**
+   * settled → pending: the block that held a settled batch left the chain after its confirmations. In one store
+   * transaction the row is reopened under `owner`'s lease (no block, followed again from its recorded raw
+   * transaction) and what its receipt had made final goes back into it: its `completed` limit orders to
+   * `submitted`, its `successful` DCA iterations to `executing` (and their strategy, if that finished it, to
+   * `active`). Failures it settled stay as written: a retry already went back to pending, and a final failure
+   * (signature, expiry) holds on any chain. Undefined when the row is no longer settled at that block hash.
+   */
+  async reopenSettled(
+    id: string,
+    blockHash: string,
+    owner: string,
+    leaseMs: number,
+    nowMs: number,
+  ): Promise<ReturnedOrders | undefined> {
+    return this.moves.atomic(async (db) => {
+      const until = nowMs + leaseMs;
+      const changed = await db(TABLE)
+        .where({ id, status: 'settled', mined_block_hash: blockHash })
+        .update({
+          status: 'pending',
+          mined_block: null,
+          mined_block_hash: null,
+          submitted_block: null,
+          lease_owner: owner,
+          lease_expires_at: until,
+          ...this.moves.bump(nowMs),
+        });
+      if (changed === 0) return undefined;
+      const limitOrderIds = await new KeeperLimitOrdersRepository(db, this.dialect).reopenOrdersOfTransaction(
+        id,
+        owner,
+        until,
+        nowMs,
+      );
+      const dcaOrderIds = await new KeeperDcaRepository(db, this.dialect).reopenOrdersOfTransaction(
+        id,
+        owner,
+        until,
+        nowMs,
+      );
+      return { limitOrderIds, dcaOrderIds };
     });
   }
 

@@ -87,10 +87,14 @@ export interface Transfer extends NewTransfer {
   status: TransferStatus;
   /** The destination transaction (fill or release): set when signed, before the broadcast. */
   fillTxHash: string | null;
+  /** Every hash signed for the destination transaction's nonce, oldest first (fee replacements); [] when none. */
+  fillTxHashes: string[];
   fillRawTx: string | null;
   fillSender: string | null;
   fillNonce: number | null;
   fillSentBlock: number | null;
+  /** The block of the latest broadcast (the first send or a replacement): replacement waits count from it. */
+  fillLastSentBlock: number | null;
   fillSentAt: number | null;
   fillBlockNumber: number | null;
   fillBlockHash: string | null;
@@ -137,10 +141,12 @@ export interface TransferRow {
   deposit_log_index: Numeric;
   status: string;
   fill_tx_hash: string | null;
+  fill_tx_hashes: string | null;
   fill_raw_tx: string | null;
   fill_sender: string | null;
   fill_nonce: Numeric | null;
   fill_sent_block: Numeric | null;
+  fill_last_sent_block: Numeric | null;
   fill_sent_at: Numeric | null;
   fill_block_number: Numeric | null;
   fill_block_hash: string | null;
@@ -201,10 +207,12 @@ export function transferFromRow(row: TransferRow): Transfer {
     depositLogIndex: Number(row.deposit_log_index),
     status: row.status as TransferStatus,
     fillTxHash: row.fill_tx_hash,
+    fillTxHashes: hashList(row.fill_tx_hashes, row.fill_tx_hash),
     fillRawTx: row.fill_raw_tx,
     fillSender: row.fill_sender,
     fillNonce: nullableNumber(row.fill_nonce),
     fillSentBlock: nullableNumber(row.fill_sent_block),
+    fillLastSentBlock: nullableNumber(row.fill_last_sent_block),
     fillSentAt: nullableNumber(row.fill_sent_at),
     fillBlockNumber: nullableNumber(row.fill_block_number),
     fillBlockHash: row.fill_block_hash,
@@ -251,12 +259,22 @@ export function depositColumns(d: NewTransfer): Partial<TransferRow> {
 /** The destination transaction's columns cleared: nothing of ours is in flight for the transfer any more. */
 export const NO_FILL_TX: Readonly<Partial<TransferRow>> = {
   fill_tx_hash: null,
+  fill_tx_hashes: null,
+  fill_last_sent_block: null,
   fill_raw_tx: null,
   fill_sender: null,
   fill_nonce: null,
   fill_sent_block: null,
   fill_sent_at: null,
 };
+
+/** The stored hash list; rows written before it existed have only `fill_tx_hash`. */
+function hashList(text: string | null, latest: string | null): string[] {
+  const parsed: unknown = text ? JSON.parse(text) : [];
+  const hashes = Array.isArray(parsed) ? parsed.map(String) : [];
+  if (latest && !hashes.includes(latest)) hashes.push(latest);
+  return hashes;
+}
 
 const ERROR_LENGTH = 500;
 

@@ -338,11 +338,43 @@ export class TransfersRepository {
       .andWhere('lease_expires_at', '>=', nowMs)
       .update({
         fill_tx_hash: tx.txHash,
+        fill_tx_hashes: JSON.stringify([tx.txHash]),
         fill_raw_tx: tx.rawTx,
         fill_sender: tx.sender,
         fill_nonce: tx.nonce,
         fill_sent_block: tx.sentBlock,
+        fill_last_sent_block: tx.sentBlock,
         fill_sent_at: nowMs,
+        lease_expires_at: nowMs + leaseMs,
+        ...this.moves.bump(nowMs),
+      });
+    return changed > 0;
+  }
+
+  /**
+   * A fee bump of the in-flight destination transaction (same nonce), recorded before it is broadcast: its hash is
+   * added to the row's hashes and becomes the current one, with its raw transaction; waits for the next bump count
+   * from `sentBlock`. False: the owner no longer holds the row with `previousHash` current, do not broadcast.
+   */
+  async recordFillReplacement(
+    id: string,
+    owner: string,
+    previousHash: string,
+    tx: { txHash: string; rawTx: string; sentBlock: number },
+    leaseMs: number,
+    nowMs: number,
+  ): Promise<boolean> {
+    const current = await this.findById(id);
+    if (!current || current.leaseOwner !== owner || current.fillTxHash !== previousHash) return false;
+    const hashes = [...current.fillTxHashes.filter((h) => h !== tx.txHash), tx.txHash];
+    const changed = await this.knex(TABLE)
+      .where({ id, lease_owner: owner, fill_tx_hash: previousHash, version: current.version })
+      .whereIn('status', Object.values(IN_FLIGHT_STATUS))
+      .update({
+        fill_tx_hash: tx.txHash,
+        fill_tx_hashes: JSON.stringify(hashes),
+        fill_raw_tx: tx.rawTx,
+        fill_last_sent_block: tx.sentBlock,
         lease_expires_at: nowMs + leaseMs,
         ...this.moves.bump(nowMs),
       });
@@ -447,20 +479,44 @@ export class TransfersRepository {
     return changed > 0;
   }
 
-  /** filled → filling: the block of our fill left the destination chain; its transaction is followed again. */
+  /**
+   * filled → filling, released → releasing: the block of our destination transaction left the chain; the transfer
+   * is followed again under `owner`'s lease (its raw transaction was cleared when it was done, so its stage finds
+   * nothing to re-send, hands it back, and it is filled or released anew: the destination's own state decides,
+   * never a second payout). A fill already in a repayment bundle is left alone.
+   */
   async markFillReorged(id: string, owner: string, leaseMs: number, nowMs: number): Promise<boolean> {
-    const changed = await this.knex(TABLE)
-      .where({ id, status: 'filled' })
-      .whereNull('repayment_bundle_row')
-      .update({
-        status: 'filling',
-        fill_block_number: null,
-        fill_block_hash: null,
-        lease_owner: owner,
-        lease_expires_at: nowMs + leaseMs,
-        ...this.moves.bump(nowMs),
-      });
+    const row = await this.findById(id);
+    if (!row || row.status !== DONE_STATUS[row.provider]) return false;
+    const query = this.knex(TABLE).where({ id, status: DONE_STATUS[row.provider] });
+    if (row.provider === 'intent') query.whereNull('repayment_bundle_row');
+    const changed = await query.update({
+      status: IN_FLIGHT_STATUS[row.provider],
+      fill_block_number: null,
+      fill_block_hash: null,
+      lease_owner: owner,
+      lease_expires_at: nowMs + leaseMs,
+      ...this.moves.bump(nowMs),
+    });
     return changed > 0;
+  }
+
+  /**
+   * Transfers done on a destination chain (filled, released) whose destination block is at or above `fromBlock`:
+   * what the relay re-checks against a reorg of the destination.
+   */
+  async listDoneSince(
+    provider: TransferProvider,
+    destinationChainId: number,
+    fromBlock: number,
+    limit = 500,
+  ): Promise<Transfer[]> {
+    const rows: TransferRow[] = await this.knex(TABLE)
+      .where({ provider, destination_chain_id: destinationChainId, status: DONE_STATUS[provider] })
+      .andWhere('fill_block_number', '>=', fromBlock)
+      .orderBy('fill_block_number', 'asc')
+      .limit(limit);
+    return rows.map(transferFromRow);
   }
 
   /** deposited | filling → filled_by_other: the destination's fill status is Filled, by another relayer. */
