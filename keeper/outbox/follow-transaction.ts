@@ -1,8 +1,8 @@
 import { Transaction, type TransactionReceipt } from 'ethers';
 import type { ChainClient } from '../../shared/chain/chain-client';
 import type { Logger } from '../../shared/log/create-logger';
-import type { ExecutorWallet, SignedTx } from '../submit/executor-wallet';
-import type { FeePolicy, TxFees } from '../submit/fee-policy';
+import type { ExecutorWallet, SignedTx } from './executor-wallet';
+import type { FeePolicy, TxFees } from './fee-policy';
 import { isOutageError } from '../watch/chain-availability';
 import type { SendPolicy } from './send-policy';
 

@@ -1,8 +1,8 @@
 import type { ChainClient } from '../../shared/chain/chain-client';
 import type { Logger } from '../../shared/log/create-logger';
 import type { KeeperMetrics } from '../keeper-metrics';
-import type { ExecutorWallet } from '../submit/executor-wallet';
-import type { FeePolicy } from '../submit/fee-policy';
+import type { ExecutorWallet } from './executor-wallet';
+import type { FeePolicy } from './fee-policy';
 import { isOutageError } from '../watch/chain-availability';
 
 export interface NonceGapFillerDeps {

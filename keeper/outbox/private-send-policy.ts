@@ -1,7 +1,7 @@
 import { keccak256 } from 'ethers';
 import { RpcUnavailableError, classifyRpcFailure, sanitizedError } from '../../shared/chain/rpc-errors';
 import type { Logger } from '../../shared/log/create-logger';
-import { classifyBroadcastFailure } from '../submit/send-error';
+import { classifyBroadcastFailure } from './send-error';
 import type { SendPolicy } from './send-policy';
 
 export interface PrivateSendPolicyOptions {

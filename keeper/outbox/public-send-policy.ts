@@ -1,4 +1,4 @@
-import type { RawRpc } from '../submit/raw-rpc';
+import type { RawRpc } from './raw-rpc';
 import type { SendPolicy } from './send-policy';
 
 /**

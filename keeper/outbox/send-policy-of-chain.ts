@@ -1,6 +1,6 @@
 import type { ChainConfig, KeeperConfig } from '../../shared/config/config-schema';
 import type { Logger } from '../../shared/log/create-logger';
-import type { RawRpc } from '../submit/raw-rpc';
+import type { RawRpc } from './raw-rpc';
 import { PrivateSendPolicy } from './private-send-policy';
 import { PublicSendPolicy } from './public-send-policy';
 import type { SendPolicy } from './send-policy';

@@ -1,7 +1,7 @@
 import { sanitizedError } from '../../shared/chain/rpc-errors';
-import type { ExecutorWallet, SignedTx, TxRequest } from '../submit/executor-wallet';
-import type { FeePolicy, TxFees } from '../submit/fee-policy';
-import { SendError } from '../submit/send-error';
+import type { ExecutorWallet, SignedTx, TxRequest } from './executor-wallet';
+import type { FeePolicy, TxFees } from './fee-policy';
+import { SendError } from './send-error';
 import { isOutageError } from '../watch/chain-availability';
 
 /**

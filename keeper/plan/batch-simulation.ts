@@ -1,7 +1,7 @@
 import type { ChainClient } from '../../shared/chain/chain-client';
 import { sanitizedError } from '../../shared/chain/rpc-errors';
 import { BATCH_BASE_GAS, GAS_PER_ORDER, PRICE_BOUND_GAS_PER_GROUP } from '../../shared/routing/execution-fee';
-import type { TxRequest } from '../submit/executor-wallet';
+import type { TxRequest } from '../outbox/executor-wallet';
 import { isOutageError } from '../watch/chain-availability';
 import type { PlannedGroup } from './batch-planner';
 import { encodeExecuteBatch } from './execute-batch-call';

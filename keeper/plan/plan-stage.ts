@@ -22,7 +22,7 @@ import { GAS_PER_ORDER, executionFee } from '../../shared/routing/execution-fee'
 import type { ExecutionOrder } from './execution-order';
 import { checkFunding } from './funding-check';
 import { simulateBatch } from './batch-simulation';
-import type { TxRequest } from '../submit/executor-wallet';
+import type { TxRequest } from '../outbox/executor-wallet';
 import { PairSignatureVerifier } from '../../shared/domain/pair-signature';
 import { DEFAULT_MAX_DEVIATION_BPS } from '../../shared/domain/pair-authorization';
 

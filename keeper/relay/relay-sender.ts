@@ -4,8 +4,8 @@ import type { Logger } from '../../shared/log/create-logger';
 import { followTransaction, type TxFate } from '../outbox/follow-transaction';
 import type { SendPolicy } from '../outbox/send-policy';
 import { sendRecorded } from '../outbox/send-recorded';
-import type { ExecutorWallet, SignedTx } from '../submit/executor-wallet';
-import type { FeePolicy } from '../submit/fee-policy';
+import type { ExecutorWallet, SignedTx } from '../outbox/executor-wallet';
+import type { FeePolicy } from '../outbox/fee-policy';
 import { isOutageError } from '../watch/chain-availability';
 
 /** A contract call the relay stages send. */

@@ -17,6 +17,15 @@ import { executionEvents, isEventOf, type ExecutionEvent } from './execution-eve
 
 type ExecutedEvent = Extract<ExecutionEvent, { kind: 'executed' }>;
 
+/**
+ * Where to look for an order's OrderExecuted event when another transaction may have executed it: from the block
+ * the batch was planned at (its trigger), which no execution of its orders can precede — its send block may be
+ * later (a batch reopened after a reorg is sent again) or unknown.
+ */
+function searchFrom(row: KeeperTransaction, fallback: number): number {
+  return Math.min(row.triggerBlock ?? fallback, row.submittedBlock ?? fallback, fallback);
+}
+
 export interface BatchSettlerDeps {
   chainId: number;
   client: ChainClient;
@@ -51,7 +60,7 @@ export class BatchSettler {
     for (const { kind, id } of ordersOfTransaction(row)) {
       const identity = identities.get(orderRefOf(id).toLowerCase());
       if (!identity) continue;
-      const found = await this.executedEvent(identity, row.submittedBlock ?? head);
+      const found = await this.executedEvent(identity, searchFrom(row, head));
       if (!found) continue;
       const work = workOf(deps.works, kind);
       const success = {
@@ -121,7 +130,7 @@ export class BatchSettler {
       identities ??= [...batchOrderIdentities(Transaction.from(row.rawTx).data).values()];
       const identity = identities.find((o) => isEventOf(event, o));
       if (!identity) continue;
-      const earlier = await this.executedEvent(identity, row.submittedBlock ?? row.minedBlock);
+      const earlier = await this.executedEvent(identity, searchFrom(row, row.minedBlock));
       if (earlier) events[i] = earlier.event;
     }
     const { outcomes, settled } = await batchOutcomes(row, events, deps.works, deps.now());

@@ -9,8 +9,8 @@ import { sendRecorded, type RecordedSend } from '../outbox/send-recorded';
 import type { FailureReason } from '../plan/failure-kinds';
 import type { BatchPlan } from '../plan/plan-stage';
 import { isOutageError, type ChainAvailability } from '../watch/chain-availability';
-import type { ExecutorWallet } from './executor-wallet';
-import type { FeePolicy, TxFees } from './fee-policy';
+import type { ExecutorWallet } from '../outbox/executor-wallet';
+import type { FeePolicy, TxFees } from '../outbox/fee-policy';
 
 /**
  * What a batch not sent means for its orders: the chain unreachable or a send that did not go out are no fault of

@@ -1,16 +1,9 @@
 import type { Wallet } from 'ethers';
 import type { SendPolicy } from '../outbox/send-policy';
-import type { TxFees } from './fee-policy';
-import {
-  ExecutorWallet,
-  type SendOptions,
-  type SentTransaction,
-  type TxRequest,
-  DEFAULT_MAX_IN_FLIGHT,
-} from './executor-wallet';
-import type { NonceResync } from './nonce-manager';
-import type { RawRpc } from './raw-rpc';
-import { broadcastFailureText } from './send-error';
+import { ExecutorWallet, DEFAULT_MAX_IN_FLIGHT } from '../outbox/executor-wallet';
+import type { NonceResync } from '../outbox/nonce-manager';
+import type { RawRpc } from '../outbox/raw-rpc';
+import { broadcastFailureText } from '../outbox/send-error';
 
 export interface WalletBalance {
   address: string;
@@ -35,8 +28,8 @@ export interface WalletPoolOptions {
 }
 
 /**
- * The executor wallets of one chain. A caller acquires a wallet (one in-flight slot), sends through it, and frees
- * it when the transaction has ended: mined, dropped or given up. Wallets whose balance is below the threshold get
+ * The executor wallets of one chain. A caller acquires a wallet (one in-flight slot), sends through it (the outbox's
+ * send path, outbox/send-recorded.ts), and frees it when the transaction has ended: mined, dropped or given up. Wallets whose balance is below the threshold get
  * nothing new; the process goes on with the others, or with none, and the balance metric raises the alert.
  */
 export class WalletPool {
@@ -93,28 +86,6 @@ export class WalletPool {
   find(address: string): ExecutorWallet | undefined {
     const lower = address.toLowerCase();
     return this.wallets.find((w) => w.address.toLowerCase() === lower);
-  }
-
-  /** Signs and broadcasts on an acquired wallet (see ExecutorWallet.send). The slot stays taken either way. */
-  send(
-    wallet: ExecutorWallet,
-    request: TxRequest,
-    fees: TxFees,
-    opts?: SendOptions,
-  ): Promise<SentTransaction> {
-    return this.own(wallet).send(request, fees, opts);
-  }
-
-  /** Re-sends a transaction's nonce with new fees (see ExecutorWallet.replace). */
-  replace(
-    tx: SentTransaction,
-    fees: TxFees,
-    opts?: SendOptions & { request?: TxRequest },
-  ): Promise<SentTransaction> {
-    const wallet = this.find(tx.wallet);
-    if (!wallet)
-      throw new Error(`transaction ${tx.hash} was sent by ${tx.wallet}, not a wallet of this pool`);
-    return wallet.replace(tx, fees, opts);
   }
 
   /**

@@ -3,7 +3,7 @@ import type { KeeperMetrics } from '../keeper-metrics';
 import type { NonceGapFiller } from '../outbox/nonce-gap-filler';
 import type { OrderWorks } from '../order-work';
 import type { StageTimer } from '../stage-timer';
-import type { ExecutorWallet } from '../submit/executor-wallet';
+import type { ExecutorWallet } from '../outbox/executor-wallet';
 import type { WalletPool } from '../submit/wallet-pool';
 import type { BlockFeedWatch } from '../watch/block-feed-watch';
 import { isOutageError, type ChainAvailability } from '../watch/chain-availability';

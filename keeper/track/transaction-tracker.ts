@@ -9,7 +9,7 @@ import { followTransaction } from '../outbox/follow-transaction';
 import type { SendPolicy } from '../outbox/send-policy';
 import type { RowGuard } from '../row-guard';
 import type { BatchSettler } from '../settle/batch-settler';
-import type { FeePolicy } from '../submit/fee-policy';
+import type { FeePolicy } from '../outbox/fee-policy';
 import type { WalletPool } from '../submit/wallet-pool';
 
 export interface TrackerDeps {

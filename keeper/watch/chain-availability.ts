@@ -1,6 +1,6 @@
 import { RpcTimeoutError, RpcUnavailableError } from '../../shared/chain/rpc-errors';
 import type { QuoteEngine } from '../../shared/routing/quote-engine';
-import { SendError } from '../submit/send-error';
+import { SendError } from '../outbox/send-error';
 
 /**
  * Whether an error says the chain could not be reached (every RPC URL failed or timed out, or a send found no

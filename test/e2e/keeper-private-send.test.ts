@@ -3,8 +3,8 @@ import { startChain, type ChainHandle } from '../../devnet/start-chain';
 import { PrivateSendPolicy } from '../../keeper/outbox/private-send-policy';
 import { PublicSendPolicy } from '../../keeper/outbox/public-send-policy';
 import type { KeeperInstance } from '../../keeper/build-keeper';
-import type { SentTransaction, TxRequest } from '../../keeper/submit/executor-wallet';
-import { FeePolicy, type TxFees } from '../../keeper/submit/fee-policy';
+import type { SentTransaction, TxRequest } from '../../keeper/outbox/executor-wallet';
+import { FeePolicy, type TxFees } from '../../keeper/outbox/fee-policy';
 import { WalletPool } from '../../keeper/submit/wallet-pool';
 import { ChainClient } from '../../shared/chain/chain-client';
 import { createLogger } from '../../shared/log/create-logger';
@@ -86,7 +86,7 @@ describe('an executor wallet pool sending through a private relay', () => {
     const wallet = pool.acquire();
     if (!wallet) throw new Error('no free executor wallet');
     const sentBlock = await chain.provider.getBlockNumber();
-    return { sent: await pool.send(wallet, TRANSFER, fees), sentBlock };
+    return { sent: await wallet.send(TRANSFER, fees), sentBlock };
   }
 
   /** eth_getTransactionByHash on the public node: null while it has never seen the transaction. */

@@ -3,10 +3,10 @@ import { Wallet } from 'ethers';
 import { devnetKeys } from '../../devnet/keys';
 import { startChain, type ChainHandle } from '../../devnet/start-chain';
 import { ChainClient } from '../../shared/chain/chain-client';
-import type { ExecutorWallet, SentTransaction, TxRequest } from '../../keeper/submit/executor-wallet';
-import { FeePolicy, type Eip1559Fees, type TxFees } from '../../keeper/submit/fee-policy';
-import type { NonceResync } from '../../keeper/submit/nonce-manager';
-import { SendError } from '../../keeper/submit/send-error';
+import type { ExecutorWallet, SentTransaction, TxRequest } from '../../keeper/outbox/executor-wallet';
+import { FeePolicy, type Eip1559Fees, type TxFees } from '../../keeper/outbox/fee-policy';
+import type { NonceResync } from '../../keeper/outbox/nonce-manager';
+import { SendError } from '../../keeper/outbox/send-error';
 import { WalletPool, type WalletPoolOptions } from '../../keeper/submit/wallet-pool';
 import { startRpcProxy, type RpcProxy } from '../helpers/rpc-proxy';
 import { waitForReceipt } from '../helpers/wait-for-receipt';
@@ -90,7 +90,7 @@ describe('a pool of executor wallets', () => {
         }
         highestInFlight = Math.max(highestInFlight, wallet.inFlight);
         try {
-          const sent = await executorPool.send(wallet, TRANSFER, fees);
+          const sent = await wallet.send(TRANSFER, fees);
           const receipt = await waitForReceipt(chain.provider, sent.hash, 10_000);
           expect(receipt?.status).toBe(1);
           return sent;
@@ -123,7 +123,7 @@ describe('a pool of executor wallets', () => {
     const fees = await currentFees(rpc);
     const wallets = Array.from({ length: 10 }, () => executorPool.acquire());
     expect(executorPool.acquire()).toBeUndefined();
-    const sent = await Promise.all(wallets.map((w) => executorPool.send(w!, TRANSFER, fees)));
+    const sent = await Promise.all(wallets.map((w) => w!.send(TRANSFER, fees)));
     expect(sent.map((s) => s.nonce).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 10 }, (_, k) => start + k),
     );
@@ -197,24 +197,24 @@ describe('nonces after failed sends', () => {
     const fees = await currentFees(rpc);
     const start = await chainNonce(wallet.address);
 
-    const first = await executorPool.send(wallet, TRANSFER, fees);
+    const first = await wallet.send(TRANSFER, fees);
     expect(first.nonce).toBe(start);
 
     proxy.setFailure({ failEvery: 1 });
-    const lost = await sendError(executorPool.send(wallet, TRANSFER, fees));
+    const lost = await sendError(wallet.send(TRANSFER, fees));
     expect(lost.kind).toBe('unavailable');
     expect(lost.nonce).toBe(start + 1);
     expect(await chain.provider.getTransaction(lost.hash)).toBeNull();
     proxy.setFailure({ failEvery: 0 });
 
-    const retried = await executorPool.send(wallet, TRANSFER, fees);
+    const retried = await wallet.send(TRANSFER, fees);
     expect(retried.nonce).toBe(start + 1);
 
     // A gas limit below the intrinsic 21,000: the node refuses, the nonce goes to the next send.
-    const refused = await sendError(executorPool.send(wallet, { ...TRANSFER, gasLimit: 20_000n }, fees));
+    const refused = await sendError(wallet.send({ ...TRANSFER, gasLimit: 20_000n }, fees));
     expect(refused.kind).toBe('rejected');
     expect(refused.nonce).toBe(start + 2);
-    const next = await executorPool.send(wallet, TRANSFER, fees);
+    const next = await wallet.send(TRANSFER, fees);
     expect(next.nonce).toBe(start + 2);
 
     for (const tx of [first, retried, next])
@@ -230,7 +230,7 @@ describe('nonces after failed sends', () => {
     const start = await chainNonce(wallet.address);
     const recorded: Array<{ hash: string; known: boolean }> = [];
 
-    const sent = await executorPool.send(wallet, TRANSFER, fees, {
+    const sent = await wallet.send(TRANSFER, fees, {
       beforeBroadcast: async (tx) => {
         recorded.push({ hash: tx.hash, known: (await chain.provider.getTransaction(tx.hash)) !== null });
         expect(tx).toMatchObject({ nonce: start, fees, wallet: wallet.address });
@@ -241,7 +241,7 @@ describe('nonces after failed sends', () => {
     expect((await chain.provider.getTransaction(sent.hash))?.nonce).toBe(start);
 
     const failed = await sendError(
-      executorPool.send(wallet, TRANSFER, fees, {
+      wallet.send(TRANSFER, fees, {
         beforeBroadcast: () => {
           throw new Error('store is down');
         },
@@ -250,7 +250,7 @@ describe('nonces after failed sends', () => {
     expect(failed).toMatchObject({ kind: 'before-broadcast-failed', nonce: start + 1 });
     expect(failed.message).toBe('before-broadcast-failed: store is down');
     expect(await chain.provider.getTransaction(failed.hash)).toBeNull();
-    expect((await executorPool.send(wallet, TRANSFER, fees)).nonce).toBe(start + 1);
+    expect((await wallet.send(TRANSFER, fees)).nonce).toBe(start + 1);
   });
 
   it('resyncs after a transaction sent from the same key elsewhere', async () => {
@@ -260,25 +260,25 @@ describe('nonces after failed sends', () => {
     const wallet = executorPool.acquire()!;
     const fees = await currentFees(rpc);
     const start = await chainNonce(wallet.address);
-    await executorPool.send(wallet, TRANSFER, fees);
+    await wallet.send(TRANSFER, fees);
 
     // Another process with the same key takes the next nonce.
     const outside = executors[3]!.connect(chain.provider);
     await (await outside.sendTransaction({ to: SINK, value: 1n })).wait();
     expect(await chainNonce(wallet.address)).toBe(start + 2);
 
-    const stale = await sendError(executorPool.send(wallet, TRANSFER, fees));
+    const stale = await sendError(wallet.send(TRANSFER, fees));
     expect(stale).toMatchObject({ kind: 'nonce-too-low', nonce: start + 1 });
     expect(resyncs.at(-1)).toMatchObject({ reason: 'nonce too low', from: start + 2, to: start + 2 });
 
-    const after = await executorPool.send(wallet, TRANSFER, fees);
+    const after = await wallet.send(TRANSFER, fees);
     expect(after.nonce).toBe(start + 2);
     expect((await waitForReceipt(chain.provider, after.hash, 10_000))?.status).toBe(1);
 
     // An explicit resync reads the same count again after another outside transaction.
     await (await outside.sendTransaction({ to: SINK, value: 1n })).wait();
     expect(await wallet.nonces.resync('check')).toBe(start + 4);
-    expect((await executorPool.send(wallet, TRANSFER, fees)).nonce).toBe(start + 4);
+    expect((await wallet.send(TRANSFER, fees)).nonce).toBe(start + 4);
   });
 });
 
@@ -289,13 +289,13 @@ describe('replacing a pending transaction', () => {
     const executorPool = pool([executors[4]!], {}, rpc);
     const wallet: ExecutorWallet = executorPool.acquire()!;
     // ganache re-numbers a nonce-0 transaction sent while the sender has one pending: start from nonce 1 or more.
-    await executorPool.send(wallet, TRANSFER, await currentFees(rpc));
+    await wallet.send(TRANSFER, await currentFees(rpc));
 
     await chain.pauseMining();
     try {
       const decision = await policy.current();
       if (decision.kind !== 'ok' || decision.fees.type !== 2) throw new Error('expected EIP-1559 fees');
-      const original = await executorPool.send(wallet, TRANSFER, decision.fees);
+      const original = await wallet.send(TRANSFER, decision.fees);
       const nonceBefore = await chainNonce(wallet.address);
       expect(original.nonce).toBe(nonceBefore);
       expect(await rpc.getTransactionReceipt(original.hash)).toBeNull();
@@ -308,7 +308,7 @@ describe('replacing a pending transaction', () => {
         maxFeePerGas: (prev.maxFeePerGas * 95n) / 100n,
         maxPriorityFeePerGas: (prev.maxPriorityFeePerGas * 95n) / 100n,
       };
-      const underpriced = await sendError(executorPool.replace(original, small));
+      const underpriced = await sendError(executorPool.find(original.wallet)!.replace(original, small));
       expect(underpriced).toMatchObject({ kind: 'replacement-underpriced', nonce: original.nonce });
       expect(underpriced.message).toMatch(/underpriced|fee too low/);
 
@@ -322,7 +322,7 @@ describe('replacing a pending transaction', () => {
       expect(bump.fees.maxPriorityFeePerGas * 1000n).toBeGreaterThanOrEqual(
         prev.maxPriorityFeePerGas * 1125n,
       );
-      const replacement = await executorPool.replace(original, bump.fees);
+      const replacement = await executorPool.find(original.wallet)!.replace(original, bump.fees);
       expect(replacement.nonce).toBe(original.nonce);
       expect(replacement.hash).not.toBe(original.hash);
 
@@ -337,7 +337,7 @@ describe('replacing a pending transaction', () => {
       // Replacing a mined nonce: the node says the nonce is used.
       const again = policy.bumpForReplacement(bump.fees);
       if (again.kind !== 'ok') throw new Error('expected a bump under the cap');
-      const late = await sendError(executorPool.replace(original, again.fees));
+      const late = await sendError(executorPool.find(original.wallet)!.replace(original, again.fees));
       expect(late.kind).toBe('nonce-too-low');
     } finally {
       await chain.resumeMining();

@@ -880,7 +880,7 @@ describeEachStore('keeper store', (kind) => {
       expect(reopened?.limitOrderIds.sort()).toEqual([orders[0].id, orders[1].id].sort());
       expect(reopened?.dcaOrderIds).toEqual([dcaOrderId]);
       expect(await txs.findById(id)).toMatchObject({
-        status: 'pending',
+        status: 'signed',
         minedBlock: null,
         minedBlockHash: null,
         submittedBlock: null,

@@ -5,7 +5,7 @@ import type { ExecutionOrder } from '../../keeper/plan/execution-order';
 import type { Selection } from '../../keeper/select/select-stage';
 import { StageTimer } from '../../keeper/stage-timer';
 import { RpcUnavailableError } from '../../shared/chain/rpc-errors';
-import type { ExecutorWallet } from '../../keeper/submit/executor-wallet';
+import type { ExecutorWallet } from '../../keeper/outbox/executor-wallet';
 import { ChainAvailability } from '../../keeper/watch/chain-availability';
 import { createLogger } from '../../shared/log/create-logger';
 import type { ChainFreshness } from '../../shared/routing/sources/pool-state-cache';

@@ -11,11 +11,11 @@ import {
   replacementFees,
   type Eip1559Fees,
   type TxFees,
-} from '../../keeper/submit/fee-policy';
-import { ExecutorWallet } from '../../keeper/submit/executor-wallet';
-import { NonceManager } from '../../keeper/submit/nonce-manager';
-import type { RawRpc } from '../../keeper/submit/raw-rpc';
-import { SendError, classifyBroadcastFailure } from '../../keeper/submit/send-error';
+} from '../../keeper/outbox/fee-policy';
+import { ExecutorWallet } from '../../keeper/outbox/executor-wallet';
+import { NonceManager } from '../../keeper/outbox/nonce-manager';
+import type { RawRpc } from '../../keeper/outbox/raw-rpc';
+import { SendError, classifyBroadcastFailure } from '../../keeper/outbox/send-error';
 
 /** Fee math, key loading and nonce bookkeeping of the keeper's submit stage, against a scripted RPC. */
 

@@ -1,6 +1,6 @@
 import { KeeperMetrics } from '../../keeper/keeper-metrics';
 import { eachRow, RowGuard } from '../../keeper/row-guard';
-import { SendError } from '../../keeper/submit/send-error';
+import { SendError } from '../../keeper/outbox/send-error';
 import { ChainAvailability, isOutageError } from '../../keeper/watch/chain-availability';
 import { RpcTimeoutError, RpcUnavailableError } from '../../shared/chain/rpc-errors';
 import { createLogger } from '../../shared/log/create-logger';

@@ -6,10 +6,10 @@ import { PrivateRpcError, PrivateSendPolicy } from '../../keeper/outbox/private-
 import { PublicSendPolicy } from '../../keeper/outbox/public-send-policy';
 import { sendPoliciesOf, sendPolicyOf } from '../../keeper/outbox/send-policy-of-chain';
 import type { SendPolicy } from '../../keeper/outbox/send-policy';
-import { ExecutorWallet } from '../../keeper/submit/executor-wallet';
-import type { TxFees } from '../../keeper/submit/fee-policy';
-import type { RawRpc } from '../../keeper/submit/raw-rpc';
-import { classifyBroadcastFailure, SendError } from '../../keeper/submit/send-error';
+import { ExecutorWallet } from '../../keeper/outbox/executor-wallet';
+import type { TxFees } from '../../keeper/outbox/fee-policy';
+import type { RawRpc } from '../../keeper/outbox/raw-rpc';
+import { classifyBroadcastFailure, SendError } from '../../keeper/outbox/send-error';
 import { isOutageError } from '../../keeper/watch/chain-availability';
 import { RpcUnavailableError } from '../../shared/chain/rpc-errors';
 import type { KeeperConfig } from '../../shared/config/config-schema';

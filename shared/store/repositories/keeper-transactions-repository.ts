@@ -27,7 +27,8 @@ export {
  *     ^  │                   │  ^                 │
  *     │  └──────────┬────────┘  └──markReorged────┘
  *     │             └─markDropped─> dropped | replaced      (orders not executed go back to pending)
- *     └─recordReplacement (from signed or pending)
+ *     ├─recordReplacement (from signed or pending)
+ *     └─reopenSettled (from settled: its block left the chain after the confirmations; orders back in it)
  *
  * `signed` means "may or may not have reached the network": the row, with the signed raw transaction and its
  * hash, is written BEFORE the transaction is broadcast, in the same store transaction that moves its orders
@@ -57,7 +58,7 @@ export {
  * 7. Reorg: `markMined` keeps the block number and hash; settlement waits for the chain's confirmations and
  *    checks the block hash again; a mismatch is `markReorged` (back to `pending`, followed again).
  * 8. Deeper reorg: the settle stage re-checks the block hashes of settled rows within a window; a mismatch is
- *    `reopenSettled` (settled → pending, its completed orders back to `submitted`), followed again as 7.
+ *    `reopenSettled` (settled → signed, its completed orders back to `submitted`), followed again as 3.
  * A keeper broadcasts a raw transaction only after the store accepted it (submitBatch answered `submitted`,
  * recordReplacement true): one that lost its lease cannot record, so it never sends for orders it no longer holds.
  * Nonce managers must count open rows: the next nonce of an executor is at least its highest open row's + 1,
@@ -513,9 +514,9 @@ export class KeeperTransactionsRepository {
   }
 
   /**
-   * settled → pending: the block that held a settled batch left the chain after its confirmations. In one store
-   * transaction the row is reopened under `owner`'s lease (no block, followed again from its recorded raw
-   * transaction) and what its receipt had made final goes back into it: its `completed` limit orders to
+   * settled → signed: the block that held a settled batch left the chain after its confirmations. In one store
+   * transaction the row is reopened under `owner`'s lease (no block; `signed`: it may or may not be out there now,
+   * so its tracker looks, puts it out again if the chain lacks it, and counts replacement waits from then) and what its receipt had made final goes back into it: its `completed` limit orders to
    * `submitted`, its `successful` DCA iterations to `executing` (and their strategy, if that finished it, to
    * `active`). Failures it settled stay as written: a retry already went back to pending, and a final failure
    * (signature, expiry) holds on any chain. Undefined when the row is no longer settled at that block hash.
@@ -532,7 +533,7 @@ export class KeeperTransactionsRepository {
       const changed = await db(TABLE)
         .where({ id, status: 'settled', mined_block_hash: blockHash })
         .update({
-          status: 'pending',
+          status: 'signed',
           mined_block: null,
           mined_block_hash: null,
           submitted_block: null,
