@@ -63,6 +63,8 @@ export class ExecutorWallet {
   readonly nonces: NonceManager;
   readonly maxInFlight: number;
   private readonly sendPolicy: SendPolicy;
+  /** The last raw transaction this process put out at each nonce not yet known mined (pruned by `putOutAgain`). */
+  private readonly lastOut = new Map<number, string>();
   private inFlightCount = 0;
   private low = false;
   private lastBalance: bigint | undefined;
@@ -269,7 +271,25 @@ export class ExecutorWallet {
     }
   }
 
+  /**
+   * Puts out again the last transaction this process sent at `nonce`, through the wallet's send policy (a private
+   * relay sees it again, a public node that lost it has it back); false when it sent none there. Nonces below
+   * `nonce` are forgotten: the chain has them. Refusals ("already known", "nonce too low") are no failure.
+   */
+  async putOutAgain(nonce: number): Promise<boolean> {
+    for (const n of [...this.lastOut.keys()]) if (n < nonce) this.lastOut.delete(n);
+    const raw = this.lastOut.get(nonce);
+    if (!raw) return false;
+    try {
+      await this.sendPolicy.rebroadcast(raw, 0);
+    } catch (err) {
+      if (classifyBroadcastFailure(err) === 'unavailable') throw err;
+    }
+    return true;
+  }
+
   private sent(signed: SignedTx, request: TxRequest): SentTransaction {
+    this.lastOut.set(signed.nonce, signed.raw);
     return { ...signed, chainId: this.chainId, request };
   }
 }

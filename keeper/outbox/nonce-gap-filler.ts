@@ -27,8 +27,10 @@ const count = async (client: ChainClient, address: string, tag: 'latest' | 'pend
  * only consecutive nonces, equals `n`), no send of ours is signing `n`, and all of that still holds a block later:
  * everything we signed above `n` waits on it for good. That happens when a reorg takes back a transaction of ours
  * the follow path no longer has a record of (settled past the re-check window, a record cleared once final) or a
- * node forgets one. The follow path re-sends what it has a record of within a block, hence the wait; after it, `n`
- * is filled with an empty transaction to the wallet itself at the chain's current fees (a warning and
+ * node forgets one — or a transaction sits with a private relay the public node cannot see. The follow path
+ * re-sends what it has a record of within a block, hence the wait; after it, the last transaction this process
+ * sent at `n` is put out again if there is one, and otherwise `n` is filled with an empty transaction to the
+ * wallet itself at the chain's current fees (a warning and
  * `tas_keeper_nonce_gaps_filled_total`). A record of `n` that turns up later is then dropped (its nonce used), and
  * its work is retried, never run twice. (On a chain that mines only with transactions, "a block later" is five
  * seconds later.)
@@ -66,6 +68,12 @@ export class NonceGapFiller {
       return;
     }
     if (head <= before.block && deps.now() - before.at < GAP_WAIT_MS) return;
+    // What this process sent at that nonce (a private relay holding it, a node that lost it) goes out again: the
+    // chain has nothing of ours there that we know of only when there is no such transaction.
+    if (await wallet.putOutAgain(latest)) {
+      this.seen.set(wallet.address, { nonce: latest, block: head, at: deps.now() });
+      return;
+    }
     const decision = await deps.fees.current();
     if (decision.kind === 'too-expensive') return;
     const filler = await wallet.replace(
