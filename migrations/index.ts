@@ -4,6 +4,7 @@ import * as keeper from './20261122000001_keeper';
 import * as crossChain from './20261124000001_cross_chain';
 import * as transferOriginContract from './20261127000001_transfer_origin_contract';
 import * as transferFillReplacements from './20261127000002_transfer_fill_replacements';
+import * as keeperTransactionItems from './20261127000003_keeper_transaction_items';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,4 +18,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261124000001_cross_chain', crossChain],
   ['20261127000001_transfer_origin_contract', transferOriginContract],
   ['20261127000002_transfer_fill_replacements', transferFillReplacements],
+  ['20261127000003_keeper_transaction_items', keeperTransactionItems],
 ];

@@ -46,7 +46,7 @@ interface TransactionRow {
   trigger_block: number | string | null;
   submitted_block: number | string | null;
   mined_block: number | string | null;
-  limit_order_ids: string;
+  id: string;
   created_at: number | string;
   updated_at: number | string;
 }
@@ -64,6 +64,14 @@ export async function batchReport(
   const rows = await knex<TransactionRow>('keeper_transactions')
     .where('created_at', '>=', sinceMs)
     .orderBy('created_at', 'asc');
+  const counts = new Map<string, number>();
+  const items: Array<{ transaction_id: string }> = await knex('keeper_transaction_items')
+    .select('transaction_id')
+    .whereIn(
+      'transaction_id',
+      rows.map((r) => r.id),
+    );
+  for (const item of items) counts.set(item.transaction_id, (counts.get(item.transaction_id) ?? 0) + 1);
   const batches: BatchRow[] = await Promise.all(
     rows.map(async (r) => {
       const [receipt, tx] = await Promise.all([
@@ -75,7 +83,7 @@ export async function batchReport(
         nonce: Number(r.nonce),
         txHash: r.tx_hash,
         status: r.status,
-        orders: (JSON.parse(r.limit_order_ids) as string[]).length,
+        orders: counts.get(r.id) ?? 0,
         triggerBlock: num(r.trigger_block),
         submittedBlock: num(r.submitted_block),
         minedBlock: num(r.mined_block) ?? receipt?.blockNumber ?? null,

@@ -57,7 +57,9 @@ export function feesOf(raw: Transaction): TxFees {
  * rebalancing, approvals, gap fillers). Looks at the chain before anything is sent again:
  * 1. a receipt of any of its hashes (a replacement or the original may be the one mined) → mined;
  * 2. none known to the node and the sender's nonce used → dropped (re-read once: mined between the two reads?);
- * 3. not known and the nonce free → put out again, same hash (a restart, a node that forgot it, a reorg);
+ * 3. not known and the nonce free → put out again, same hash (never put out before: a crash before the broadcast,
+ *    a batch reopened after a reorg; or held by a private relay), or replaced with higher fees (put out publicly
+ *    and forgotten by the node: evicted);
  * 4. known and waiting `afterBlocks` → replaced with fees at least 12.5% higher under the cap (capped: put out
  *    again as it is).
  * An unreachable node throws: the caller looks again at a later block.
@@ -74,8 +76,14 @@ export async function followTransaction(tx: RecordedTx, head: number, deps: Foll
       const late = await receiptOf(client, tx.hashes);
       return late ? { kind: 'mined', receipt: late } : { kind: 'dropped' };
     }
-    await putOut(deps, tx.rawTx, waited);
-    if (!deps.replacing || waited < deps.replacing.afterBlocks) return { kind: 'pending', rebroadcast: true };
+    // Never put out yet (a crash before the broadcast, a batch reopened after a reorg), or with a private relay
+    // the node cannot see: the same transaction goes out. Put out publicly and forgotten by the node (evicted
+    // for its fees, a node that lost its pool): it is replaced with higher fees at once.
+    const lost = tx.sentBlock !== null && deps.policy.publicPool;
+    if (!lost || !deps.replacing) {
+      await putOut(deps, tx.rawTx, waited);
+      if (!deps.replacing || waited < deps.replacing.afterBlocks) return { kind: 'pending', rebroadcast: true };
+    }
   } else if (!deps.replacing || waited < deps.replacing.afterBlocks) {
     return { kind: 'pending', rebroadcast: false };
   }

@@ -55,6 +55,7 @@ const NOTED_LIMIT = 4096;
  * relay down, builders that skip it) must not hold orders forever when the operator prefers inclusion to privacy.
  */
 export class PrivateSendPolicy implements SendPolicy {
+  readonly publicPool = false;
   private readonly chainId: number;
   private readonly endpoints: readonly Endpoint[];
   private readonly timeoutMs: number;

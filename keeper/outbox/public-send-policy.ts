@@ -6,6 +6,7 @@ import type { SendPolicy } from './send-policy';
  * the keeper has always sent. The node's refusal reaches the caller as the client raised it.
  */
 export class PublicSendPolicy implements SendPolicy {
+  readonly publicPool = true;
   constructor(private readonly rpc: RawRpc) {}
 
   async broadcast(raw: string): Promise<void> {

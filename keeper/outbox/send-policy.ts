@@ -4,6 +4,11 @@
  * the caller classifies it (already known, nonce too low, underpriced…) the same way whatever the path.
  */
 export interface SendPolicy {
+  /**
+   * Whether what it sends is in the public node's pool: then a transaction the node does not know was lost
+   * (evicted, forgotten) and is replaced with higher fees; through a private relay the node never knows it.
+   */
+  readonly publicPool: boolean;
   /** The first broadcast of a signed transaction. */
   broadcast(raw: string): Promise<void>;
   /**

@@ -1,9 +1,8 @@
 import { formatUnits, Transaction } from 'ethers';
 import type {
-  BatchOutcomes,
-  DcaOrderOutcome,
   KeeperTransaction,
-  LimitOrderOutcome,
+  OrderOutcome,
+  TransactionOrder,
 } from '../../shared/store/repositories/keeper-transactions-repository';
 import type { KeeperOrderKind, OrderSuccess } from '../../shared/store/repositories/keeper-order-repository';
 import { workOf, type OrderWorks, type TokenPairDecimals } from '../order-work';
@@ -19,13 +18,8 @@ async function attemptNumber(works: OrderWorks, kind: KeeperOrderKind, id: strin
 }
 
 /** The orders a keeper transaction carries, each with its kind. */
-export function ordersOfTransaction(
-  tx: Pick<KeeperTransaction, 'limitOrderIds' | 'dcaOrderIds'>,
-): { kind: KeeperOrderKind; id: string }[] {
-  return [
-    ...tx.limitOrderIds.map((id) => ({ kind: 'limit' as const, id })),
-    ...tx.dcaOrderIds.map((id) => ({ kind: 'dca' as const, id })),
-  ];
+export function ordersOfTransaction(tx: Pick<KeeperTransaction, 'orders'>): readonly TransactionOrder[] {
+  return tx.orders;
 }
 
 /** An OrderExecuted event's amounts as the orders report them (JSON numbers of whole tokens; 0 when unknown). */
@@ -52,11 +46,11 @@ export interface SettledOrder {
  * without an event (the whole transaction reverted) failed with TRANSACTION_REVERTED, which backs off.
  */
 export async function batchOutcomes(
-  tx: Pick<KeeperTransaction, 'limitOrderIds' | 'dcaOrderIds' | 'rawTx'>,
+  tx: Pick<KeeperTransaction, 'orders' | 'rawTx'>,
   events: readonly ExecutionEvent[],
   works: OrderWorks,
   nowMs: number,
-): Promise<{ outcomes: BatchOutcomes; settled: SettledOrder[] }> {
+): Promise<{ outcomes: OrderOutcome[]; settled: SettledOrder[] }> {
   const byId = new Map(events.map((e) => [e.onchainId, e]));
   const identities = batchOrderIdentities(Transaction.from(tx.rawTx).data);
   const eventFor = (id: string): ExecutionEvent | undefined => {
@@ -65,45 +59,27 @@ export async function batchOutcomes(
     return event && isEventOf(event, identity) ? event : undefined;
   };
   const settled: SettledOrder[] = [];
-  const limitOrders: LimitOrderOutcome[] = [];
-  for (const id of tx.limitOrderIds) {
+  const outcomes: OrderOutcome[] = [];
+  for (const { kind, id } of tx.orders) {
     const event = eventFor(id);
     if (event?.kind === 'executed') {
-      limitOrders.push({ id, kind: 'completed' });
-      settled.push({ kind: 'limit', id, result: 'executed' });
+      // An executed order is executed even when its tokens' decimals are gone from the list (amounts then 0).
+      const success = executedAmounts(event, await workOf(works, kind).decimals(id));
+      outcomes.push({ kind, id, outcome: 'executed', success });
+      settled.push({ kind, id, result: 'executed' });
       continue;
     }
     const reason = event?.kind === 'failed' ? event.reason : 'TRANSACTION_REVERTED';
-    const decision = decideFailure(reason, await attemptNumber(works, 'limit', id), nowMs);
-    limitOrders.push({
+    const decision = decideFailure(reason, await attemptNumber(works, kind, id), nowMs);
+    outcomes.push({
+      kind,
       id,
-      kind: 'failed',
+      outcome: 'failed',
       reason,
       final: decision.final,
       nextAttemptAt: decision.nextAttemptAt,
     });
-    settled.push({ kind: 'limit', id, result: 'failed', reason, final: decision.final });
+    settled.push({ kind, id, result: 'failed', reason, final: decision.final });
   }
-  const dcaOrders: DcaOrderOutcome[] = [];
-  for (const id of tx.dcaOrderIds) {
-    const event = eventFor(id);
-    if (event?.kind === 'executed') {
-      // An executed order is successful even when its tokens' decimals are gone from the list (amounts then 0).
-      const amounts = executedAmounts(event, await workOf(works, 'dca').decimals(id));
-      dcaOrders.push({ id, kind: 'successful', ...amounts });
-      settled.push({ kind: 'dca', id, result: 'executed' });
-      continue;
-    }
-    const reason = event?.kind === 'failed' ? event.reason : 'TRANSACTION_REVERTED';
-    const decision = decideFailure(reason, await attemptNumber(works, 'dca', id), nowMs);
-    dcaOrders.push({
-      id,
-      kind: 'error',
-      message: reason,
-      final: decision.final,
-      nextAttemptAt: decision.nextAttemptAt,
-    });
-    settled.push({ kind: 'dca', id, result: 'failed', reason, final: decision.final });
-  }
-  return { outcomes: { limitOrders, dcaOrders }, settled };
+  return { outcomes, settled };
 }

@@ -138,7 +138,7 @@ export class BatchSettler {
     if (result.kind !== 'settled') return;
     const wallet = deps.pool.find(row.executor);
     if (wallet) deps.pool.free(wallet);
-    const orders = row.limitOrderIds.length + row.dcaOrderIds.length;
+    const orders = row.orders.length;
     deps.metrics.receipt(deps.chainId, {
       status: receipt.status === 1 ? 'success' : 'reverted',
       gasUsed: receipt.gasUsed,

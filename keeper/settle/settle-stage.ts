@@ -98,8 +98,7 @@ export class SettleStage {
         txHash: row.txHash,
         block: row.minedBlock,
         depth: head - row.minedBlock! + 1,
-        limitOrders: reopened.limitOrderIds,
-        dcaOrders: reopened.dcaOrderIds,
+        orders: reopened.map((o) => `${o.kind}:${o.id}`),
       },
       'a settled batch left the chain in a reorg: its orders wait on it again',
     );

@@ -4,7 +4,6 @@ import { BATCH_BASE_GAS, GAS_PER_ORDER } from '../../shared/routing/execution-fe
 import type { KeeperTransactionsRepository } from '../../shared/store/repositories/keeper-transactions-repository';
 import type { KeeperMetrics } from '../keeper-metrics';
 import type { OrderMoves } from '../order-moves';
-import { byKind } from '../order-work';
 import { sendRecorded, type RecordedSend } from '../outbox/send-recorded';
 import type { FailureReason } from '../plan/failure-kinds';
 import type { BatchPlan } from '../plan/plan-stage';
@@ -76,13 +75,6 @@ export class SubmitStage {
       estimateGas: perOrderGas.toString(),
       effectivePriceGas: gasPrice.toString(),
     };
-    const allowances = new Map(planned.map((p) => [p.order.id, p.allowance.toString()]));
-    const ofKind = new Map(
-      [...byKind(planned.map((p) => p.order))].map(([kind, list]) => [
-        kind,
-        list.map((o) => ({ id: o.id, version: o.version })),
-      ]),
-    );
     let recordedId: string | undefined;
     let conflict: string | undefined;
     const sent = await sendRecorded(wallet, plan.call, deps.fees, async (signed) => {
@@ -96,19 +88,19 @@ export class SubmitStage {
           ...maxFeeOf(signed.fees),
           triggerBlock: head,
           // Every order as claimed, with what the plan measured for it (kinds that keep no such fields ignore them).
-          limitOrders: (ofKind.get('limit') ?? []).map((o) => ({
-            ...o,
-            ...fields,
-            allowance: allowances.get(o.id)!,
+          orders: planned.map((p) => ({
+            kind: p.order.kind,
+            id: p.order.id,
+            version: p.order.version,
+            fields: { ...fields, allowance: p.allowance.toString() },
           })),
-          dcaOrders: ofKind.get('dca') ?? [],
         },
         deps.owner,
         deps.leaseMs,
         deps.now(),
       );
       if (result.kind === 'conflict') {
-        conflict = [...result.limitOrderIds, ...result.dcaOrderIds].join(', ');
+        conflict = result.orders.map((o) => `${o.kind}:${o.id}`).join(', ');
         return false;
       }
       recordedId = result.transaction.id;

@@ -264,6 +264,10 @@ export interface TransactionRow {
 
 export async function transactionRows(store: Store): Promise<TransactionRow[]> {
   const rows: Array<Record<string, unknown>> = await store.knex('keeper_transactions').select('*');
+  const items: Array<{ transaction_id: string; kind: string; item_id: string }> = await store
+    .knex('keeper_transaction_items')
+    .select('transaction_id', 'kind', 'item_id')
+    .orderBy('position', 'asc');
   return rows.map((r) => ({
     id: String(r.id),
     executor: String(r.executor),
@@ -271,7 +275,7 @@ export async function transactionRows(store: Store): Promise<TransactionRow[]> {
     status: String(r.status),
     txHash: String(r.tx_hash),
     txHashes: JSON.parse(String(r.tx_hashes)) as string[],
-    limitOrderIds: JSON.parse(String(r.limit_order_ids)) as string[],
+    limitOrderIds: items.filter((i) => i.transaction_id === r.id && i.kind === 'limit').map((i) => i.item_id),
   }));
 }
 

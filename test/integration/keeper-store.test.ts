@@ -6,9 +6,12 @@ import type { LimitOrder } from '../../shared/domain/limit-order';
 import { createKnex } from '../../shared/store/create-knex';
 import { KeeperDcaRepository } from '../../shared/store/repositories/keeper-dca-repository';
 import { KeeperLimitOrdersRepository } from '../../shared/store/repositories/keeper-limit-orders-repository';
+import type { ExecutionFields } from '../../shared/store/repositories/keeper-order-repository';
 import {
   KeeperTransactionsRepository,
   type NewBatchTransaction,
+  type OrderOutcome,
+  type TransactionOrder,
 } from '../../shared/store/repositories/keeper-transactions-repository';
 import { openStore, type Store } from '../../shared/store/store';
 import { storedDcaStrategy as dcaStrategy, storedLimitOrder as limitOrder } from '../factories/stored-orders';
@@ -28,6 +31,72 @@ const OWNER_B = 'keeper-b';
 const GWEI = 1_000_000_000n;
 
 const hash = (n: number): string => `0x${n.toString(16).padStart(64, '0')}`;
+
+/** The orders of a batch in the tests' terms: limit orders with their plan fields, DCA iterations by ref. */
+interface BatchInput extends Omit<NewBatchTransaction, 'orders'> {
+  limitOrders: Array<{ id: string; version: number } & ExecutionFields>;
+  dcaOrders: Array<{ id: string; version: number }>;
+}
+
+function asBatch(input: BatchInput): NewBatchTransaction {
+  const { limitOrders, dcaOrders, ...rest } = input;
+  return {
+    ...rest,
+    orders: [
+      ...limitOrders.map(({ id, version, ...fields }) => ({ kind: 'limit' as const, id, version, fields })),
+      ...dcaOrders.map(({ id, version }) => ({ kind: 'dca' as const, id, version })),
+    ],
+  };
+}
+
+type TestOutcomes = {
+  limitOrders: Array<
+    | { id: string; kind: 'completed' }
+    | { id: string; kind: 'failed'; reason: string; final: boolean; nextAttemptAt?: number }
+  >;
+  dcaOrders: Array<
+    | { id: string; kind: 'successful'; amountReceived: number; executionPrice: number }
+    | { id: string; kind: 'error'; message: string; final: boolean; nextAttemptAt?: number }
+  >;
+};
+
+function asOutcomes(o: TestOutcomes): OrderOutcome[] {
+  return [
+    ...o.limitOrders.map((x): OrderOutcome =>
+      x.kind === 'completed'
+        ? { kind: 'limit', id: x.id, outcome: 'executed' }
+        : {
+            kind: 'limit',
+            id: x.id,
+            outcome: 'failed',
+            reason: x.reason,
+            final: x.final,
+            nextAttemptAt: x.nextAttemptAt,
+          },
+    ),
+    ...o.dcaOrders.map((x): OrderOutcome =>
+      x.kind === 'successful'
+        ? {
+            kind: 'dca',
+            id: x.id,
+            outcome: 'executed',
+            success: { amountReceived: x.amountReceived, executionPrice: x.executionPrice },
+          }
+        : {
+            kind: 'dca',
+            id: x.id,
+            outcome: 'failed',
+            reason: x.message,
+            final: x.final,
+            nextAttemptAt: x.nextAttemptAt,
+          },
+    ),
+  ];
+}
+
+/** Ids of one kind among orders a move reported. */
+const idsOf = (orders: readonly TransactionOrder[] | undefined, kind: 'limit' | 'dca'): string[] =>
+  (orders ?? []).filter((o) => o.kind === kind).map((o) => o.id);
 
 function shuffled<T>(items: readonly T[]): T[] {
   const out = [...items];
@@ -78,7 +147,11 @@ describeEachStore('keeper store', (kind) => {
     return strategy;
   }
 
-  function batch(overrides: Partial<NewBatchTransaction> = {}): NewBatchTransaction {
+  function settle(id: string, owner: string, outcomes: TestOutcomes, nowMs: number) {
+    return txs.settleBatch(id, owner, asOutcomes(outcomes), nowMs);
+  }
+
+  function batchParts(): BatchInput {
     return {
       chainId: 1,
       executor: EXECUTOR,
@@ -90,8 +163,23 @@ describeEachStore('keeper store', (kind) => {
       triggerBlock: 100,
       limitOrders: [],
       dcaOrders: [],
-      ...overrides,
     };
+  }
+
+  function batch(overrides: Partial<BatchInput> = {}): NewBatchTransaction {
+    return asBatch({
+      chainId: 1,
+      executor: EXECUTOR,
+      nonce: 7,
+      txHash: hash(1),
+      rawTx: '0x02f8deadbeef',
+      maxFeePerGas: 123_456_789_012_345_678_901n,
+      maxPriorityFeePerGas: 2n * GWEI,
+      triggerBlock: 100,
+      limitOrders: [],
+      dcaOrders: [],
+      ...overrides,
+    });
   }
 
   describe('limit orders', () => {
@@ -596,6 +684,7 @@ describeEachStore('keeper store', (kind) => {
       orders: LimitOrder[];
       dcaOrderId: string;
       input: NewBatchTransaction;
+      parts: BatchInput;
     }> {
       const orders = await insertOrders(3);
       const strategy = await insertStrategy();
@@ -608,7 +697,8 @@ describeEachStore('keeper store', (kind) => {
         NOW,
       );
       const [claimedDca] = await dca.claim([iteration.order.id], OWNER_A, LEASE_MS, NOW);
-      const input = batch({
+      const parts: BatchInput = {
+        ...batchParts(),
         limitOrders: claimed.map((o, i) => ({
           id: o.id,
           version: o.version,
@@ -617,12 +707,12 @@ describeEachStore('keeper store', (kind) => {
           effectivePriceGas: '0.0012',
         })),
         dcaOrders: [{ id: claimedDca.order.id, version: claimedDca.order.version }],
-      });
-      return { orders, dcaOrderId: iteration.order.id, input };
+      };
+      return { orders, dcaOrderId: iteration.order.id, input: asBatch(parts), parts };
     }
 
     it('follows a batch from signed to settled, through a replacement and the mining of the first hash', async () => {
-      const { orders, dcaOrderId, input } = await claimedBatch();
+      const { orders, dcaOrderId, input, parts } = await claimedBatch();
       const submitted = await txs.submitBatch(input, OWNER_A, 60_000, NOW + 1);
       if (submitted.kind !== 'submitted') throw new Error(JSON.stringify(submitted));
       const tx = submitted.transaction;
@@ -638,8 +728,10 @@ describeEachStore('keeper store', (kind) => {
         status: 'signed',
         triggerBlock: 100,
         submittedBlock: null,
-        limitOrderIds: input.limitOrders.map((o) => o.id),
-        dcaOrderIds: [dcaOrderId],
+        orders: [
+          ...parts.limitOrders.map((o) => ({ kind: 'limit', id: o.id })),
+          { kind: 'dca', id: dcaOrderId },
+        ],
         leaseOwner: OWNER_A,
         leaseExpiresAt: NOW + 60_001,
       });
@@ -708,7 +800,7 @@ describeEachStore('keeper store', (kind) => {
       });
       expect((await limit.findById(orders[2].id))?.txHash).toBe(hash(1));
 
-      const settled = await txs.settleBatch(
+      const settled = await settle(
         tx.id,
         OWNER_A,
         {
@@ -729,8 +821,12 @@ describeEachStore('keeper store', (kind) => {
       );
       expect(settled).toEqual({
         kind: 'settled',
-        limitOrderIds: [orders[0].id, orders[1].id, orders[2].id],
-        dcaOrderIds: [dcaOrderId],
+        orders: [
+          { kind: 'limit', id: orders[0].id },
+          { kind: 'limit', id: orders[1].id },
+          { kind: 'limit', id: orders[2].id },
+          { kind: 'dca', id: dcaOrderId },
+        ],
       });
       expect(await limit.findById(orders[0].id)).toMatchObject({
         status: 'completed',
@@ -758,26 +854,30 @@ describeEachStore('keeper store', (kind) => {
       });
       expect(await txs.findById(tx.id)).toMatchObject({ status: 'settled', leaseOwner: null });
       expect(await txs.listOpen(1)).toEqual([]);
-      expect(await txs.settleBatch(tx.id, OWNER_A, { limitOrders: [], dcaOrders: [] }, NOW + 6)).toEqual({
+      expect(await settle(tx.id, OWNER_A, { limitOrders: [], dcaOrders: [] }, NOW + 6)).toEqual({
         kind: 'not-held',
       });
     });
 
     it('writes nothing when an order of the batch is no longer held at its claimed version', async () => {
-      const { orders, dcaOrderId, input } = await claimedBatch();
+      const { orders, dcaOrderId, input, parts } = await claimedBatch();
       await limit.releaseLease(orders[1].id, OWNER_A, NOW + 1);
       const before = await limit.findById(orders[0].id);
 
       const result = await txs.submitBatch(input, OWNER_A, 60_000, NOW + 2);
-      expect(result).toEqual({ kind: 'conflict', limitOrderIds: [orders[1].id], dcaOrderIds: [] });
+      expect(result).toEqual({ kind: 'conflict', orders: [{ kind: 'limit', id: orders[1].id }] });
       expect(await store.knex('keeper_transactions').count({ n: '*' })).toEqual([{ n: 0 }]);
       expect(await limit.findById(orders[0].id)).toEqual(before);
       expect(await dca.findById(dcaOrderId)).toMatchObject({ status: 'executing', keeperTxId: null });
 
       // Another owner's batch, or a stale version, is refused just the same.
-      const ok = { ...input, limitOrders: [input.limitOrders[0]], dcaOrders: [] };
+      const ok = asBatch({ ...parts, limitOrders: [parts.limitOrders[0]!], dcaOrders: [] });
       expect((await txs.submitBatch(ok, OWNER_B, 60_000, NOW + 2)).kind).toBe('conflict');
-      const stale = { ...ok, limitOrders: [{ ...input.limitOrders[0], version: 0 }] };
+      const stale = asBatch({
+        ...parts,
+        limitOrders: [{ ...parts.limitOrders[0]!, version: 0 }],
+        dcaOrders: [],
+      });
       expect((await txs.submitBatch(stale, OWNER_A, 60_000, NOW + 2)).kind).toBe('conflict');
       expect((await txs.submitBatch(ok, OWNER_A, 60_000, NOW + 2)).kind).toBe('submitted');
     });
@@ -789,7 +889,7 @@ describeEachStore('keeper store', (kind) => {
       const id = submitted.transaction.id;
       await txs.markMined(id, OWNER_A, { txHash: hash(1), blockNumber: 5, blockHash: hash(5) }, NOW + 2);
       await expect(
-        txs.settleBatch(
+        settle(
           id,
           OWNER_A,
           { limitOrders: orders.map((o) => ({ id: o.id, kind: 'completed' as const })), dcaOrders: [] },
@@ -819,8 +919,8 @@ describeEachStore('keeper store', (kind) => {
       expect(await limit.complete(orders[0].id, { transactionHash: hash(77) }, NOW + 4)).toBe(true);
       expect(await txs.markDropped(id, OWNER_B, 'dropped', NOW + 4)).toBeUndefined();
       const returned = await txs.markDropped(id, OWNER_A, 'replaced', NOW + 4);
-      expect(returned?.limitOrderIds.sort()).toEqual([orders[1].id, orders[2].id].sort());
-      expect(returned?.dcaOrderIds).toEqual([dcaOrderId]);
+      expect(idsOf(returned, 'limit').sort()).toEqual([orders[1].id, orders[2].id].sort());
+      expect(idsOf(returned, 'dca')).toEqual([dcaOrderId]);
       expect(await limit.findById(orders[1].id)).toMatchObject({
         status: 'pending',
         txHash: '',
@@ -843,7 +943,7 @@ describeEachStore('keeper store', (kind) => {
       const id = submitted.transaction.id;
       await txs.markBroadcast(id, OWNER_A, 1, NOW + 1);
       await txs.markMined(id, OWNER_A, { txHash: hash(1), blockNumber: 5, blockHash: hash(5) }, NOW + 2);
-      const settled = await txs.settleBatch(
+      const settled = await settle(
         id,
         OWNER_A,
         {
@@ -877,8 +977,8 @@ describeEachStore('keeper store', (kind) => {
       expect(await txs.reopenSettled(id, hash(6), OWNER_B, LEASE_MS, NOW + 4)).toBeUndefined();
 
       const reopened = await txs.reopenSettled(id, hash(5), OWNER_B, LEASE_MS, NOW + 4);
-      expect(reopened?.limitOrderIds.sort()).toEqual([orders[0].id, orders[1].id].sort());
-      expect(reopened?.dcaOrderIds).toEqual([dcaOrderId]);
+      expect(idsOf(reopened, 'limit').sort()).toEqual([orders[0].id, orders[1].id].sort());
+      expect(idsOf(reopened, 'dca')).toEqual([dcaOrderId]);
       expect(await txs.findById(id)).toMatchObject({
         status: 'signed',
         minedBlock: null,
@@ -911,7 +1011,7 @@ describeEachStore('keeper store', (kind) => {
       expect(
         await txs.markMined(id, OWNER_B, { txHash: hash(1), blockNumber: 7, blockHash: hash(77) }, NOW + 7),
       ).toBe(true);
-      const again = await txs.settleBatch(
+      const again = await settle(
         id,
         OWNER_B,
         {

@@ -74,12 +74,12 @@ const executed = (onchainId: string, maker: string, amountIn: bigint): Execution
 
 async function settle(events: ExecutionEvent[]) {
   const { outcomes } = await batchOutcomes(
-    { limitOrderIds: orders.map((o) => o.id), dcaOrderIds: [], rawTx },
+    { orders: orders.map((o) => ({ kind: 'limit' as const, id: o.id })), rawTx },
     events,
     works,
     1_000,
   );
-  return outcomes.limitOrders.map((o) => [o.id, o.kind]);
+  return outcomes.map((o) => [o.id, o.outcome === 'executed' ? 'completed' : 'failed']);
 }
 
 describe('settling a batch from its events', () => {
@@ -107,11 +107,11 @@ describe('settling a batch from its events', () => {
   it("reads an OrderFailed reason only when it is this maker's", async () => {
     const [a] = orders as [(typeof orders)[number]];
     const { outcomes } = await batchOutcomes(
-      { limitOrderIds: [a.id], dcaOrderIds: [], rawTx },
+      { orders: [{ kind: 'limit' as const, id: a.id }], rawTx },
       [{ kind: 'failed', onchainId: idOf(a), maker: makerB.toLowerCase(), reason: 'ZERO_AMOUNT' }],
       works,
       1_000,
     );
-    expect(outcomes.limitOrders[0]).toMatchObject({ kind: 'failed', reason: 'TRANSACTION_REVERTED' });
+    expect(outcomes[0]).toMatchObject({ outcome: 'failed', reason: 'TRANSACTION_REVERTED' });
   });
 });

@@ -365,6 +365,18 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
     });
   }
 
+  async openInTransaction(keeperTxId: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.knex(ORDERS)
+      .select('id')
+      .where({ keeper_tx_id: keeperTxId, status: 'executing' });
+    return rows.map((row) => row.id);
+  }
+
+  /** An iteration shows its transaction's hash once executed (`complete`), not while in flight. */
+  setTxHashOfTransaction(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
   /**
    * successful → executing for the iterations a reopened transaction had executed (its block left the chain), under
    * `owner`'s lease; a strategy that finished with them is active again. Returns their ids.

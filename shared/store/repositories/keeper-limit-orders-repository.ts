@@ -354,6 +354,13 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
     });
   }
 
+  async openInTransaction(keeperTxId: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.knex(TABLE)
+      .select('id')
+      .where({ keeper_tx_id: keeperTxId, status: 'submitted' });
+    return rows.map((row) => row.id);
+  }
+
   /**
    * completed → submitted for the orders a reopened transaction had completed (its block left the chain): they
    * wait on it again, under `owner`'s lease. Returns their ids.

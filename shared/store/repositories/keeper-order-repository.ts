@@ -84,6 +84,17 @@ export interface KeeperOrderRepository<Found extends { attemptNumber: number }, 
   ): Promise<number>;
   /** The transaction is gone and the contract shows these orders not executed: back to pending. */
   returnOrdersOfTransaction(keeperTxId: string, nowMs: number): Promise<string[]>;
+  /** The kind's executed orders of a transaction reopened after a reorg wait on it again, under `owner`'s lease. */
+  reopenOrdersOfTransaction(
+    keeperTxId: string,
+    owner: string,
+    leaseExpiresAt: number,
+    nowMs: number,
+  ): Promise<string[]>;
+  /** Ids of the orders the transaction still carries (not settled): a settlement must leave none. */
+  openInTransaction(keeperTxId: string): Promise<string[]>;
+  /** The transaction's current hash, on the orders of kinds that show one while in flight (0 rows otherwise). */
+  setTxHashOfTransaction(keeperTxId: string, txHash: string, nowMs: number): Promise<number>;
   /** → the kind's executed status, from the contract's OrderExecuted event (final, whoever holds the lease). */
   complete(id: string, success: OrderSuccess, nowMs: number): Promise<boolean>;
   /** An attempt failed for an order the owner holds: final, or back to pending after a back-off. */

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Dialect } from '../create-knex';
-import { KeeperDcaRepository, type DcaOrderRef } from './keeper-dca-repository';
-import { KeeperRowMoves, type Db } from './keeper-row-moves';
-import {
-  KeeperLimitOrdersRepository,
-  type ExecutionFields,
-  type LimitOrderRef,
-} from './keeper-limit-orders-repository';
+import { KeeperDcaRepository } from './keeper-dca-repository';
+import { KeeperLimitOrdersRepository } from './keeper-limit-orders-repository';
+import type {
+  AnyKeeperOrderRepository,
+  ExecutionFields,
+  KeeperOrderKind,
+  KeeperOrderRef,
+  OrderSuccess,
+} from './keeper-order-repository';
+import { chunks, KeeperRowMoves, type Db } from './keeper-row-moves';
 import {
   OPEN_KEEPER_TRANSACTION_STATUSES,
   type KeeperTransactionStatus,
@@ -85,8 +88,8 @@ export interface KeeperTransaction {
   submittedBlock: number | null;
   minedBlock: number | null;
   minedBlockHash: string | null;
-  limitOrderIds: string[];
-  dcaOrderIds: string[];
+  /** What it carries, in the batch's order: (kind, id) rows of `keeper_transaction_items`. */
+  orders: TransactionOrder[];
   leaseOwner: string | null;
   leaseExpiresAt: number | null;
   version: number;
@@ -94,7 +97,16 @@ export interface KeeperTransaction {
   updatedAt: number;
 }
 
-export interface BatchLimitOrder extends LimitOrderRef, ExecutionFields {}
+/** One item a keeper transaction carries. */
+export interface TransactionOrder {
+  kind: KeeperOrderKind;
+  id: string;
+}
+
+/** An order of a batch as claimed (its version), with what the plan measured for it (kinds keep what they show). */
+export interface BatchOrder extends TransactionOrder, KeeperOrderRef {
+  fields?: ExecutionFields;
+}
 
 export interface NewBatchTransaction {
   /** Generated when absent. */
@@ -108,15 +120,14 @@ export interface NewBatchTransaction {
   maxPriorityFeePerGas: bigint;
   /** The block whose price triggered the batch (for latency metrics). */
   triggerBlock: number | null;
-  /** Orders as claimed (id and the version the claim returned). */
-  limitOrders: BatchLimitOrder[];
-  dcaOrders: DcaOrderRef[];
+  /** Orders as claimed (kind, id and the version the claim returned), in the batch's order. */
+  orders: BatchOrder[];
 }
 
 export type SubmitBatchResult =
   | { kind: 'submitted'; transaction: KeeperTransaction }
   /** Orders the owner no longer holds at the claimed version: nothing was written, do not broadcast. */
-  | { kind: 'conflict'; limitOrderIds: string[]; dcaOrderIds: string[] };
+  | { kind: 'conflict'; orders: TransactionOrder[] };
 
 export interface Replacement {
   txHash: string;
@@ -131,28 +142,20 @@ export interface MinedAt {
   blockHash: string;
 }
 
-export type LimitOrderOutcome =
-  | { id: string; kind: 'completed' }
-  | { id: string; kind: 'failed'; reason: string; final: boolean; nextAttemptAt?: number };
+/** How one order of a batch ended, from the receipt's events. */
+export type OrderOutcome = TransactionOrder &
+  (
+    | { outcome: 'executed'; success?: Omit<OrderSuccess, 'transactionHash'> }
+    | { outcome: 'failed'; reason: string; final: boolean; nextAttemptAt?: number }
+  );
 
-export type DcaOrderOutcome =
-  | { id: string; kind: 'successful'; amountReceived: number; executionPrice: number }
-  | { id: string; kind: 'error'; message: string; final: boolean; nextAttemptAt?: number };
-
-export interface BatchOutcomes {
-  limitOrders: LimitOrderOutcome[];
-  dcaOrders: DcaOrderOutcome[];
-}
+/** Orders a move took out of (or put back into) a transaction. */
+export type ReturnedOrders = TransactionOrder[];
 
 export type SettleBatchResult =
-  | { kind: 'settled'; limitOrderIds: string[]; dcaOrderIds: string[] }
+  | { kind: 'settled'; orders: TransactionOrder[] }
   /** Not `mined` or not held by the owner: nothing written. */
   | { kind: 'not-held' };
-
-export interface ReturnedOrders {
-  limitOrderIds: string[];
-  dcaOrderIds: string[];
-}
 
 type Numeric = number | string;
 
@@ -181,8 +184,7 @@ interface KeeperTransactionRow {
 }
 
 const TABLE = 'keeper_transactions';
-const LIMIT_ORDERS = 'limit_orders';
-const DCA_ORDERS = 'dca_orders';
+const ITEMS = 'keeper_transaction_items';
 const SWEEP_LIMIT = 100;
 
 const nullableNumber = (value: Numeric | null): number | null => (value === null ? null : Number(value));
@@ -208,8 +210,7 @@ function fromRow(row: KeeperTransactionRow): KeeperTransaction {
     submittedBlock: nullableNumber(row.submitted_block),
     minedBlock: nullableNumber(row.mined_block),
     minedBlockHash: row.mined_block_hash,
-    limitOrderIds: stringArray(row.limit_order_ids),
-    dcaOrderIds: stringArray(row.dca_order_ids),
+    orders: [],
     leaseOwner: row.lease_owner,
     leaseExpiresAt: nullableNumber(row.lease_expires_at),
     version: Number(row.version),
@@ -235,9 +236,39 @@ export class KeeperTransactionsRepository {
     this.moves = new KeeperRowMoves(knex, dialect, TABLE);
   }
 
+  /** Each kind's order repository on `db` (a store transaction or the store): how items of that kind move. */
+  private kinds(db: Db): ReadonlyMap<KeeperOrderKind, AnyKeeperOrderRepository> {
+    return new Map<KeeperOrderKind, AnyKeeperOrderRepository>([
+      ['limit', new KeeperLimitOrdersRepository(db, this.dialect)],
+      ['dca', new KeeperDcaRepository(db, this.dialect)],
+    ]);
+  }
+
+  private kindOf(db: Db, kind: KeeperOrderKind): AnyKeeperOrderRepository {
+    const repository = this.kinds(db).get(kind);
+    if (!repository) throw new Error(`no repository for keeper items of kind ${kind}`);
+    return repository;
+  }
+
+  /** Rows with the items they carry. */
+  private async withOrders(rows: readonly KeeperTransactionRow[], db: Db = this.knex): Promise<KeeperTransaction[]> {
+    const out = rows.map(fromRow);
+    if (!out.length) return out;
+    const byId = new Map(out.map((t) => [t.id, t]));
+    for (const ids of chunks(out.map((t) => t.id))) {
+      const items: Array<{ transaction_id: string; kind: string; item_id: string }> = await db(ITEMS)
+        .select('transaction_id', 'kind', 'item_id')
+        .whereIn('transaction_id', ids)
+        .orderBy('position', 'asc');
+      for (const item of items)
+        byId.get(item.transaction_id)?.orders.push({ kind: item.kind as KeeperOrderKind, id: item.item_id });
+    }
+    return out;
+  }
+
   async findById(id: string): Promise<KeeperTransaction | undefined> {
     const row: KeeperTransactionRow | undefined = await this.knex(TABLE).where({ id }).first();
-    return row ? fromRow(row) : undefined;
+    return row ? (await this.withOrders([row]))[0] : undefined;
   }
 
   /** Open rows of a chain (optionally of one executor), oldest nonce first: what trackers and nonce managers read. */
@@ -247,7 +278,7 @@ export class KeeperTransactionsRepository {
       .whereIn('status', [...OPEN_KEEPER_TRANSACTION_STATUSES]);
     if (executor !== undefined) query.andWhere('executor', executor);
     const rows: KeeperTransactionRow[] = await query.orderBy('nonce', 'asc').orderBy('created_at', 'asc');
-    return rows.map(fromRow);
+    return this.withOrders(rows);
   }
 
   /**
@@ -262,8 +293,7 @@ export class KeeperTransactionsRepository {
     leaseMs: number,
     nowMs: number,
   ): Promise<SubmitBatchResult> {
-    if (!batch.limitOrders.length && !batch.dcaOrders.length)
-      throw new Error('A batch needs at least one order');
+    if (!batch.orders.length) throw new Error('A batch needs at least one order');
     const id = batch.id ?? randomUUID();
     const leaseExpiresAt = nowMs + leaseMs;
     try {
@@ -284,39 +314,38 @@ export class KeeperTransactionsRepository {
           submitted_block: null,
           mined_block: null,
           mined_block_hash: null,
-          limit_order_ids: JSON.stringify(batch.limitOrders.map((order) => order.id)),
-          dca_order_ids: JSON.stringify(batch.dcaOrders.map((order) => order.id)),
+          // Superseded by keeper_transaction_items; kept (empty) until a clean-up migration drops them.
+          limit_order_ids: '[]',
+          dca_order_ids: '[]',
           lease_owner: owner,
           lease_expires_at: leaseExpiresAt,
           version: 0,
           created_at: nowMs,
           updated_at: nowMs,
         } satisfies KeeperTransactionRow);
-        const limit = new KeeperLimitOrdersRepository(db, this.dialect);
-        const dca = new KeeperDcaRepository(db, this.dialect);
-        const lostLimit: string[] = [];
-        for (const order of batch.limitOrders) {
+        for (const part of chunks(batch.orders.map((o, position) => ({ o, position })))) {
+          await db(ITEMS).insert(
+            part.map(({ o, position }) => ({ transaction_id: id, kind: o.kind, item_id: o.id, position })),
+          );
+        }
+        const lost: TransactionOrder[] = [];
+        for (const order of batch.orders) {
           const fields = {
             keeperTxId: id,
             txHash: batch.txHash,
             executorAddress: batch.executor,
-            allowance: order.allowance,
-            estimateGas: order.estimateGas,
-            effectivePriceGas: order.effectivePriceGas,
+            allowance: order.fields?.allowance ?? '0',
+            estimateGas: order.fields?.estimateGas ?? '0',
+            effectivePriceGas: order.fields?.effectivePriceGas ?? '0',
             leaseExpiresAt,
           };
-          if (!(await limit.markSubmitted(order, owner, fields, nowMs))) lostLimit.push(order.id);
+          const ref = { id: order.id, version: order.version };
+          if (!(await this.kindOf(db, order.kind).markSubmitted(ref, owner, fields, nowMs)))
+            lost.push({ kind: order.kind, id: order.id });
         }
-        const lostDca: string[] = [];
-        for (const order of batch.dcaOrders) {
-          if (!(await dca.markSubmitted(order, owner, { keeperTxId: id, leaseExpiresAt }, nowMs)))
-            lostDca.push(order.id);
-        }
-        if (lostLimit.length || lostDca.length) {
-          throw new Rollback({ kind: 'conflict', limitOrderIds: lostLimit, dcaOrderIds: lostDca });
-        }
+        if (lost.length) throw new Rollback({ kind: 'conflict', orders: lost });
         const row: KeeperTransactionRow = await db(TABLE).where({ id }).first();
-        return { kind: 'submitted', transaction: fromRow(row) } as const;
+        return { kind: 'submitted', transaction: (await this.withOrders([row], db))[0]! } as const;
       });
     } catch (err) {
       if (err instanceof Rollback) return err.result;
@@ -369,11 +398,8 @@ export class KeeperTransactionsRepository {
           ...this.moves.bump(nowMs),
         });
       if (changed === 0) return false;
-      await new KeeperLimitOrdersRepository(db, this.dialect).setTxHashOfTransaction(
-        id,
-        replacement.txHash,
-        nowMs,
-      );
+      for (const repository of this.kinds(db).values())
+        await repository.setTxHashOfTransaction(id, replacement.txHash, nowMs);
       return true;
     });
   }
@@ -397,7 +423,8 @@ export class KeeperTransactionsRepository {
           ...this.moves.bump(nowMs),
         });
       if (changed === 0) return false;
-      await new KeeperLimitOrdersRepository(db, this.dialect).setTxHashOfTransaction(id, mined.txHash, nowMs);
+      for (const repository of this.kinds(db).values())
+        await repository.setTxHashOfTransaction(id, mined.txHash, nowMs);
       return true;
     });
   }
@@ -427,13 +454,11 @@ export class KeeperTransactionsRepository {
         .whereIn('status', ['signed', 'pending'])
         .update({ status, lease_owner: null, lease_expires_at: null, ...this.moves.bump(nowMs) });
       if (changed === 0) return undefined;
-      const returned = {
-        limitOrderIds: await new KeeperLimitOrdersRepository(db, this.dialect).returnOrdersOfTransaction(
-          id,
-          nowMs,
-        ),
-        dcaOrderIds: await new KeeperDcaRepository(db, this.dialect).returnOrdersOfTransaction(id, nowMs),
-      };
+      const returned: ReturnedOrders = [];
+      for (const [kind, repository] of this.kinds(db)) {
+        for (const orderId of await repository.returnOrdersOfTransaction(id, nowMs))
+          returned.push({ kind, id: orderId });
+      }
       const stranded = await this.ordersStillIn(db, id);
       if (stranded.length)
         throw new Error(`Orders of keeper transaction ${id} were not returned: ${stranded.join(', ')}`);
@@ -449,7 +474,7 @@ export class KeeperTransactionsRepository {
   async settleBatch(
     id: string,
     owner: string,
-    outcomes: BatchOutcomes,
+    outcomes: readonly OrderOutcome[],
     nowMs: number,
   ): Promise<SettleBatchResult> {
     return this.moves.atomic(async (db) => {
@@ -459,36 +484,20 @@ export class KeeperTransactionsRepository {
         .where({ id, version: current.version, lease_owner: owner, status: 'mined' })
         .update({ status: 'settled', lease_owner: null, lease_expires_at: null, ...this.moves.bump(nowMs) });
       if (changed === 0) return { kind: 'not-held' } as const;
-      const limit = new KeeperLimitOrdersRepository(db, this.dialect);
-      const dca = new KeeperDcaRepository(db, this.dialect);
-      const limitOrderIds: string[] = [];
-      for (const outcome of outcomes.limitOrders) {
-        const applied =
-          outcome.kind === 'completed'
-            ? await limit.complete(outcome.id, { transactionHash: current.tx_hash }, nowMs)
-            : (await limit.fail(outcome.id, owner, outcome, nowMs)) !== undefined;
-        if (applied) limitOrderIds.push(outcome.id);
-      }
-      const dcaOrderIds: string[] = [];
-      for (const outcome of outcomes.dcaOrders) {
-        const applied =
-          outcome.kind === 'successful'
-            ? await dca.complete(
-                outcome.id,
-                {
-                  transactionHash: current.tx_hash,
-                  amountReceived: outcome.amountReceived,
-                  executionPrice: outcome.executionPrice,
-                },
-                nowMs,
-              )
-            : await dca.fail(
-                outcome.id,
+      const applied: TransactionOrder[] = [];
+      for (const o of outcomes) {
+        const repository = this.kindOf(db, o.kind);
+        const written =
+          o.outcome === 'executed'
+            ? await repository.complete(o.id, { transactionHash: current.tx_hash, ...o.success }, nowMs)
+            : await repository.fail(
+                o.id,
                 owner,
-                { reason: outcome.message, final: outcome.final, nextAttemptAt: outcome.nextAttemptAt },
+                { reason: o.reason, final: o.final, nextAttemptAt: o.nextAttemptAt },
                 nowMs,
               );
-        if (applied) dcaOrderIds.push(outcome.id);
+        // `fail` answers the order written (limit) or true (DCA); nothing when it was not the owner's to fail.
+        if (written) applied.push({ kind: o.kind, id: o.id });
       }
       const stranded = await this.ordersStillIn(db, id);
       if (stranded.length) {
@@ -496,7 +505,7 @@ export class KeeperTransactionsRepository {
           `Settlement of keeper transaction ${id} leaves orders without an outcome: ${stranded.join(', ')}`,
         );
       }
-      return { kind: 'settled', limitOrderIds, dcaOrderIds } as const;
+      return { kind: 'settled', orders: applied } as const;
     });
   }
 
@@ -510,7 +519,7 @@ export class KeeperTransactionsRepository {
       .andWhere('mined_block', '>=', fromBlock)
       .orderBy('mined_block', 'asc')
       .limit(limit);
-    return rows.map(fromRow);
+    return this.withOrders(rows);
   }
 
   /**
@@ -542,19 +551,12 @@ export class KeeperTransactionsRepository {
           ...this.moves.bump(nowMs),
         });
       if (changed === 0) return undefined;
-      const limitOrderIds = await new KeeperLimitOrdersRepository(db, this.dialect).reopenOrdersOfTransaction(
-        id,
-        owner,
-        until,
-        nowMs,
-      );
-      const dcaOrderIds = await new KeeperDcaRepository(db, this.dialect).reopenOrdersOfTransaction(
-        id,
-        owner,
-        until,
-        nowMs,
-      );
-      return { limitOrderIds, dcaOrderIds };
+      const reopened: ReturnedOrders = [];
+      for (const [kind, repository] of this.kinds(db)) {
+        for (const orderId of await repository.reopenOrdersOfTransaction(id, owner, until, nowMs))
+          reopened.push({ kind, id: orderId });
+      }
+      return reopened;
     });
   }
 
@@ -598,24 +600,20 @@ export class KeeperTransactionsRepository {
         'sweep',
       );
       for (const row of rows) await this.leaseOrders(db, row.id, owner, until, nowMs);
-      return rows.map(fromRow).sort((a, b) => a.nonce - b.nonce);
+      return (await this.withOrders(rows, db)).sort((a, b) => a.nonce - b.nonce);
     });
   }
 
   private async leaseOrders(db: Db, id: string, owner: string, until: number, nowMs: number): Promise<void> {
-    await new KeeperLimitOrdersRepository(db, this.dialect).leaseOrdersOfTransaction(id, owner, until, nowMs);
-    await new KeeperDcaRepository(db, this.dialect).leaseOrdersOfTransaction(id, owner, until, nowMs);
+    for (const repository of this.kinds(db).values())
+      await repository.leaseOrdersOfTransaction(id, owner, until, nowMs);
   }
 
-  /** Ids of orders still carried by the row: limit `submitted`, DCA `executing`. */
+  /** Ids of orders still carried by the row (each kind's in-transaction status). */
   private async ordersStillIn(db: Db, id: string): Promise<string[]> {
-    const limit: Array<{ id: string }> = await db(LIMIT_ORDERS)
-      .select('id')
-      .where({ keeper_tx_id: id, status: 'submitted' });
-    const dca: Array<{ id: string }> = await db(DCA_ORDERS)
-      .select('id')
-      .where({ keeper_tx_id: id, status: 'executing' });
-    return [...limit, ...dca].map((row) => row.id);
+    const open: string[] = [];
+    for (const repository of this.kinds(db).values()) open.push(...(await repository.openInTransaction(id)));
+    return open;
   }
 
   /**
