@@ -82,7 +82,8 @@ export async function followTransaction(tx: RecordedTx, head: number, deps: Foll
     const lost = tx.sentBlock !== null && deps.policy.publicPool;
     if (!lost || !deps.replacing) {
       await putOut(deps, tx.rawTx, waited);
-      if (!deps.replacing || waited < deps.replacing.afterBlocks) return { kind: 'pending', rebroadcast: true };
+      if (!deps.replacing || waited < deps.replacing.afterBlocks)
+        return { kind: 'pending', rebroadcast: true };
     }
   } else if (!deps.replacing || waited < deps.replacing.afterBlocks) {
     return { kind: 'pending', rebroadcast: false };

@@ -251,7 +251,10 @@ export class KeeperTransactionsRepository {
   }
 
   /** Rows with the items they carry. */
-  private async withOrders(rows: readonly KeeperTransactionRow[], db: Db = this.knex): Promise<KeeperTransaction[]> {
+  private async withOrders(
+    rows: readonly KeeperTransactionRow[],
+    db: Db = this.knex,
+  ): Promise<KeeperTransaction[]> {
     const out = rows.map(fromRow);
     if (!out.length) return out;
     const byId = new Map(out.map((t) => [t.id, t]));
