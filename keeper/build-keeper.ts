@@ -11,7 +11,7 @@ import { registerChainFreshnessGauges } from '../shared/metrics/chain-readiness'
 import { gracefulClose } from '../shared/process/graceful-close';
 import { Prices } from '../shared/routing/prices/usd-prices';
 import { startQuoting, type QuotingService } from '../shared/routing/quoting-service';
-import type { AnyKeeperOrderRepository } from '../shared/store/repositories/keeper-order-repository';
+import type { LeaseHolder } from '../shared/store/repositories/lease-holder';
 import { openStore, type Store } from '../shared/store/store';
 import { tokensOfChain } from '../shared/tokens/token-lists';
 import { buildChainKeeper } from './build-chain-keeper';
@@ -192,17 +192,21 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
   // A keeper restarted under the same KEEPER_ID knows the orders it claimed and never sent are its own: they go
   // back to pending at once rather than after their lease (its sent transactions are followed from the store).
   const takeBackOwnClaims = async (): Promise<void> => {
-    const repositories: AnyKeeperOrderRepository[] = [store.keeperLimitOrders, store.keeperDca];
-    const taken = Object.fromEntries(repositories.map((r) => [r.kind, 0]));
-    for (const repository of repositories) {
+    // Orders and transfers claimed and never signed alike (signed ones are followed: their rows name this owner).
+    const holders: ReadonlyArray<[string, LeaseHolder]> = [
+      [store.keeperLimitOrders.kind, store.keeperLimitOrders],
+      [store.keeperDca.kind, store.keeperDca],
+      ['transfers', store.transfers],
+    ];
+    const taken: Record<string, number> = {};
+    for (const [name, holder] of holders) {
+      taken[name] = 0;
       for (;;) {
-        const released = await repository.releaseLeasesOf(owner, now());
+        const released = await holder.releaseLeasesOf(owner, now());
         if (!released.length) break;
-        taken[repository.kind] += released.length;
+        taken[name] += released.length;
       }
     }
-    // Transfers claimed and never signed likewise (signed ones are followed: their rows name this owner).
-    taken.transfers = await store.transfers.releaseLeasesOf(owner, now());
     if (Object.values(taken).some((n) => n > 0))
       log.info({ owner, ...taken }, 'took back the claims of a previous run of this keeper');
   };

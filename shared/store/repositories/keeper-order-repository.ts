@@ -1,3 +1,5 @@
+import type { LeaseHolder } from './lease-holder';
+
 /** The kinds of order the keeper executes through OrderExecutor batches. */
 export type KeeperOrderKind = 'limit' | 'dca';
 
@@ -53,7 +55,11 @@ export interface OrderSuccess {
  * `Found` is the order as `findById` reads it, `Claimed` as a claim returns it (with whatever the kind needs to
  * execute it), `FailResult` what `fail` answers (truthy when the failure was written).
  */
-export interface KeeperOrderRepository<Found extends { attemptNumber: number }, Claimed, FailResult> {
+export interface KeeperOrderRepository<
+  Found extends { attemptNumber: number },
+  Claimed,
+  FailResult,
+> extends LeaseHolder {
   readonly kind: KeeperOrderKind;
   /** Open orders per chain and status: the keeper's gauge. */
   countOpen(): Promise<{ chainId: number; status: string; count: number }[]>;

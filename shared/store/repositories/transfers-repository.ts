@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { LeaseHolder } from './lease-holder';
 import { isDuplicateKeyError, type Dialect } from '../create-knex';
 import { KeeperRowMoves } from './keeper-row-moves';
 import {
@@ -55,7 +56,7 @@ const PAID_OUT_STATUSES: readonly TransferStatus[] = [
  *
  * Settlement columns (repayment / refund) are written by the root bundles repository.
  */
-export class TransfersRepository {
+export class TransfersRepository implements LeaseHolder {
   private readonly moves: KeeperRowMoves<TransferRow>;
 
   constructor(
@@ -627,17 +628,25 @@ export class TransfersRepository {
   }
 
   /** In-flight rows `owner` holds with nothing signed go back at once (a restart under the same KEEPER_ID). */
-  async releaseLeasesOf(owner: string, nowMs: number): Promise<number> {
-    let released = 0;
+  async releaseLeasesOf(owner: string, nowMs: number): Promise<string[]> {
+    const released: string[] = [];
     for (const [provider, status] of Object.entries(IN_FLIGHT_STATUS)) {
-      released += await this.knex(TABLE)
+      const rows: Pick<TransferRow, 'id'>[] = await this.knex(TABLE)
+        .select('id')
         .where({ provider, status, lease_owner: owner })
         .whereNull('fill_tx_hash')
-        .update({
-          status: INITIAL_STATUS[provider as TransferProvider],
-          ...this.moves.noLease(),
-          ...this.moves.bump(nowMs),
-        });
+        .limit(SWEEP_LIMIT);
+      for (const row of rows) {
+        const changed = await this.knex(TABLE)
+          .where({ id: row.id, status, lease_owner: owner })
+          .whereNull('fill_tx_hash')
+          .update({
+            status: INITIAL_STATUS[provider as TransferProvider],
+            ...this.moves.noLease(),
+            ...this.moves.bump(nowMs),
+          });
+        if (changed > 0) released.push(row.id);
+      }
     }
     return released;
   }
