@@ -70,7 +70,9 @@ export class NonceGapFiller {
     if (head <= before.block && deps.now() - before.at < GAP_WAIT_MS) return;
     // What this process sent at that nonce (a private relay holding it, a node that lost it) goes out again: the
     // chain has nothing of ours there that we know of only when there is no such transaction.
-    if (await wallet.putOutAgain(latest)) {
+    const mined = async (hash: string): Promise<boolean> =>
+      (await deps.client.getTransactionReceipt(hash)) !== null;
+    if (await wallet.putOutAgain(latest, mined)) {
       this.seen.set(wallet.address, { nonce: latest, block: head, at: deps.now() });
       return;
     }

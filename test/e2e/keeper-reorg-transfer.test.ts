@@ -1,0 +1,281 @@
+import { toBeHex, Wallet, zeroPadValue, type JsonRpcProvider, type TransactionReceipt } from 'ethers';
+import { devnetKeys } from '../../devnet/keys';
+import type { ManifestChain } from '../../devnet/manifest';
+import type { ChainHandle } from '../../devnet/start-chain';
+import { addressToBytes32, fundsDepositsOf } from '../../shared/bridges/across/relay-data';
+import { spokePoolInterface } from '../../shared/bridges/contracts';
+import { crossChainDexHash } from '../../shared/bridges/dex-hash';
+import { INTENT_PROVIDER_ID } from '../../shared/bridges/intent/intent-deps';
+import { erc20Interface } from '../../shared/chain/contract-interfaces';
+import type { Transfer } from '../../shared/store/repositories/transfers-repository';
+import { canonicalHash, headNumber, untilSettledOnChain, type ChainCheck } from '../helpers/chain-proof';
+import { startService, type RunningService } from '../helpers/service-harness';
+
+/**
+ * Reorg-safe delivery of a cross-chain intent transfer (1 → 137), end to end on two anvil devnet chains with the
+ * keeper as relayer (as in keeper-relayer.test.ts). Once the transfer is reported done (`filled` or `repaid` in the
+ * store, a success value from POST /tx-status), its fill is taken off the destination chain by a reorg deeper than
+ * the keeper's confirmations. The transfer must not stay done with a fill the destination does not have, and must
+ * end filled exactly once: one FilledRelay event for its deposit, the recipient paid once.
+ */
+
+jest.setTimeout(240_000);
+
+const ORIGIN = 1;
+const DESTINATION = 137;
+const RELAYER = devnetKeys(0).relayer.address;
+const USDC_UNITS = 10n ** 6n;
+const DONE = ['filled', 'repaid'];
+const WAITING = ['deposited', 'filling'];
+const TX_STATUS_SUCCESS = ['SUCCESS', 'DONE', 'success', 'Success'];
+const MINE_EVERY_MS = 2_000;
+const STABLE_MS = 3_000;
+// anvil_reorg and anvil_setNonce are anvil's (the devnet's default engine); on ganache these fail, never skip.
+const onAnvil = describe;
+
+interface Side {
+  chain: ManifestChain;
+  handle: ChainHandle;
+  provider: JsonRpcProvider;
+  token(symbol: string): string;
+  spokePool: string;
+}
+
+interface Deposit {
+  depositId: string;
+  receipt: TransactionReceipt;
+  recipient: string;
+  outputAmount: bigint;
+}
+
+onAnvil('a cross-chain fill reorged away after the transfer was reported done', () => {
+  let service: RunningService;
+  let origin: Side;
+  let destination: Side;
+
+  function side(i: number): Side {
+    const chain = service.devnet.manifest.chains[i]!;
+    const handle = service.devnet.handles[i]!;
+    return {
+      chain,
+      handle,
+      provider: handle.provider,
+      token: (symbol) => chain.tokens.find((t) => t.symbol === symbol)!.address,
+      spokePool: chain.contracts.spokePool!,
+    };
+  }
+
+  beforeAll(async () => {
+    service = await startService({
+      devnetEnv: { DEVNET_CHAINS: `${ORIGIN},${DESTINATION}`, DEVNET_PORTS: '0,0' },
+      env: {
+        INTENT_CONFIRMATIONS: '2',
+        KEEPER_CONFIRMATIONS: '1',
+        CROSS_CHAIN_FILL_DEADLINE_SECONDS: '600',
+      },
+    });
+    origin = side(0);
+    destination = side(1);
+  }, 150_000);
+
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  const store = () => service.api.store;
+
+  async function balance(s: Side, token: string, owner: string): Promise<bigint> {
+    const data = await s.provider.call({
+      to: token,
+      data: erc20Interface().encodeFunctionData('balanceOf', [owner]),
+    });
+    return erc20Interface().decodeFunctionResult('balanceOf', data)[0] as bigint;
+  }
+
+  async function send(wallet: Wallet, to: string, data: string): Promise<TransactionReceipt> {
+    const tx = await wallet.sendTransaction({ to, data, gasLimit: 1_000_000n });
+    const receipt = await tx.wait();
+    if (!receipt || receipt.status !== 1) throw new Error(`transaction ${tx.hash} failed`);
+    return receipt;
+  }
+
+  /** A USDC → USDC deposit straight on the origin SpokePool to a fresh recipient, our relayer exclusive for 30 s. */
+  async function deposit(amount: bigint): Promise<Deposit> {
+    const wallet = new Wallet(origin.chain.accounts[0]!.privateKey, origin.provider);
+    const usdc = origin.token('USDC');
+    const recipient = Wallet.createRandom().address;
+    const outputAmount = (amount * 99n) / 100n;
+    await send(wallet, usdc, erc20Interface().encodeFunctionData('approve', [origin.spokePool, amount]));
+    const now = (await origin.provider.getBlock('latest'))!.timestamp;
+    const data = spokePoolInterface().encodeFunctionData('deposit', [
+      addressToBytes32(wallet.address),
+      addressToBytes32(recipient),
+      addressToBytes32(usdc),
+      addressToBytes32(destination.token('USDC')),
+      amount,
+      outputAmount,
+      DESTINATION,
+      addressToBytes32(RELAYER),
+      now,
+      now + 3600,
+      30,
+      '0x',
+    ]);
+    const receipt = await send(wallet, origin.spokePool, data);
+    const [found] = fundsDepositsOf(receipt.logs, origin.spokePool, ORIGIN);
+    // INTENT_CONFIRMATIONS = 2: one origin block on top of the deposit's.
+    await origin.handle.mine();
+    return { depositId: found!.relayData.depositId.toString(), receipt, recipient, outputAmount };
+  }
+
+  async function transfer(depositId: string): Promise<Transfer | undefined> {
+    return store().transfers.findByDeposit('intent', ORIGIN, depositId);
+  }
+
+  /** FilledRelay events of the deposit on the destination's canonical chain. */
+  async function fillEvents(depositId: string): Promise<{ transactionHash: string }[]> {
+    const iface = spokePoolInterface();
+    return (await destination.provider.send('eth_getLogs', [
+      {
+        address: destination.spokePool,
+        topics: [
+          iface.getEvent('FilledRelay')!.topicHash,
+          zeroPadValue(toBeHex(ORIGIN), 32),
+          zeroPadValue(toBeHex(BigInt(depositId)), 32),
+        ],
+        fromBlock: '0x0',
+        toBlock: 'latest',
+      },
+    ])) as { transactionHash: string }[];
+  }
+
+  /**
+   * Why `txHash` does not prove the deposit filled on the destination's canonical chain, or undefined: a receipt in
+   * the canonical block of its height, successful, with the SpokePool's FilledRelay event for this deposit.
+   */
+  async function fillProblem(
+    txHash: string | null | undefined,
+    depositId: string,
+  ): Promise<string | undefined> {
+    if (!txHash) return 'no fill transaction named';
+    const receipt = (await destination.provider.send('eth_getTransactionReceipt', [txHash])) as {
+      blockNumber: string;
+      blockHash: string;
+      status: string;
+      logs: { address: string; topics: string[] }[];
+    } | null;
+    if (!receipt) return `the destination has no receipt for ${txHash}`;
+    const height = Number(BigInt(receipt.blockNumber));
+    const canonical = await canonicalHash(destination.provider, height);
+    if (canonical !== receipt.blockHash.toLowerCase())
+      return `the receipt of ${txHash} is in block ${height} ${receipt.blockHash}, not the canonical ${canonical}`;
+    if (BigInt(receipt.status) !== 1n) return `${txHash} reverted`;
+    const topic = spokePoolInterface().getEvent('FilledRelay')!.topicHash;
+    const has = receipt.logs.some(
+      (l) =>
+        l.address.toLowerCase() === destination.spokePool.toLowerCase() &&
+        l.topics[0] === topic &&
+        BigInt(l.topics[1]!) === BigInt(ORIGIN) &&
+        BigInt(l.topics[2]!) === BigInt(depositId),
+    );
+    return has ? undefined : `the receipt of ${txHash} has no FilledRelay for deposit ${depositId}`;
+  }
+
+  /** POST /tx-status of the deposit as a client reads it. */
+  async function txStatus(depositTxHash: string): Promise<{ status: string; toTxHash?: string | null }> {
+    const res = await service.client.post<{ status: string; toTxHash?: string | null }>('/tx-status', {
+      hash: depositTxHash,
+      chainId: ORIGIN,
+      dexHash: crossChainDexHash(INTENT_PROVIDER_ID),
+    });
+    if (res.status !== 200) return { status: `HTTP ${res.status}` };
+    return res.body.data!;
+  }
+
+  /**
+   * Done only when the store and POST /tx-status report the transfer done with a fill the destination has. A done
+   * report with a fill the destination lacks is a problem; an end other than done throws.
+   */
+  async function lookAtTransfer(d: Deposit): Promise<ChainCheck> {
+    const check: ChainCheck = { problems: [], inFlight: [], statuses: {} };
+    const t = await transfer(d.depositId);
+    const api = await txStatus(d.receipt.hash);
+    check.statuses[d.depositId] =
+      `${t?.status ?? 'not stored'} ${t?.fillTxHash ?? ''} | tx-status ${api.status}`;
+    if (!t || WAITING.includes(t.status))
+      check.inFlight.push(`transfer ${d.depositId} ${t?.status ?? 'not stored'}`);
+    else if (DONE.includes(t.status)) {
+      const problem = await fillProblem(t.fillTxHash, d.depositId);
+      if (problem) check.problems.push(`the transfer is ${t.status} but ${problem}`);
+    } else throw new Error(`transfer ${d.depositId} ended ${t.status}: ${t.lastError ?? ''}`);
+    if (TX_STATUS_SUCCESS.includes(api.status)) {
+      const problem = await fillProblem(api.toTxHash, d.depositId);
+      if (problem) check.problems.push(`POST /tx-status says ${api.status} but ${problem}`);
+    } else check.inFlight.push(`tx-status ${api.status}`);
+    return check;
+  }
+
+  function untilDone(what: string, d: Deposit, timeoutMs: number, stableMs: number): Promise<ChainCheck> {
+    return untilSettledOnChain(what, () => lookAtTransfer(d), {
+      timeoutMs,
+      stableMs,
+      mine: () => destination.handle.mine(),
+      mineEveryMs: MINE_EVERY_MS,
+    });
+  }
+
+  /** Filled exactly once: one FilledRelay event, named by the store and the api, and the recipient paid once. */
+  async function expectFilledOnce(d: Deposit): Promise<void> {
+    const events = await fillEvents(d.depositId);
+    expect(events).toHaveLength(1);
+    const t = (await transfer(d.depositId))!;
+    expect(DONE).toContain(t.status);
+    expect(t.fillTxHash?.toLowerCase()).toBe(events[0]!.transactionHash.toLowerCase());
+    expect(await fillProblem(t.fillTxHash, d.depositId)).toBeUndefined();
+    const api = await txStatus(d.receipt.hash);
+    expect(TX_STATUS_SUCCESS).toContain(api.status);
+    expect(api.toTxHash?.toLowerCase()).toBe(events[0]!.transactionHash.toLowerCase());
+    expect(await balance(destination, destination.token('USDC'), d.recipient)).toBe(d.outputAmount);
+  }
+
+  it('anvil_reorg replacing the fill’s block with empty ones: the transfer goes back in flight and ends filled exactly once', async () => {
+    const d = await deposit(40n * USDC_UNITS);
+    // The first fill waits for the keeper's pool state (the gas is valued in the output token).
+    await untilDone('the transfer to be filled', d, 120_000, 0);
+    const filled = (await transfer(d.depositId))!;
+    const fill = (await destination.provider.getTransactionReceipt(filled.fillTxHash!))!;
+    expect(fill.from).toBe(RELAYER);
+    expect(await fillEvents(d.depositId)).toHaveLength(1);
+
+    const depth = (await headNumber(destination.provider)) - fill.blockNumber + 1;
+    await destination.provider.send('anvil_reorg', [depth, []]);
+    expect(await canonicalHash(destination.provider, fill.blockNumber)).not.toBe(
+      fill.blockHash.toLowerCase(),
+    );
+    expect(await fillEvents(d.depositId)).toHaveLength(0);
+    expect(await balance(destination, destination.token('USDC'), d.recipient)).toBe(0n);
+    await destination.handle.mine(2);
+
+    await untilDone('the transfer after anvil_reorg', d, 60_000, STABLE_MS);
+    await expectFilledOnce(d);
+  }, 240_000);
+
+  it('evm_revert of the destination to before the fill, then 8 blocks: the transfer ends filled exactly once', async () => {
+    const snapshot = await destination.handle.snapshot();
+    const d = await deposit(30n * USDC_UNITS);
+    await untilDone('the transfer to be filled', d, 60_000, 0);
+    const filled = (await transfer(d.depositId))!;
+    const fill = (await destination.provider.getTransactionReceipt(filled.fillTxHash!))!;
+
+    await destination.handle.revert(snapshot);
+    await destination.handle.mine(8);
+    expect(await canonicalHash(destination.provider, fill.blockNumber)).not.toBe(
+      fill.blockHash.toLowerCase(),
+    );
+    // Nothing was paid on the reverted chain yet (the keeper may already be filling it again: at most once).
+    expect((await fillEvents(d.depositId)).length).toBeLessThanOrEqual(1);
+
+    await untilDone('the transfer after evm_revert', d, 60_000, STABLE_MS);
+    await expectFilledOnce(d);
+  }, 240_000);
+});
