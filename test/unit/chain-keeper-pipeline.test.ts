@@ -21,7 +21,9 @@ interface Harness {
 }
 
 /** A chain keeper over recording stages: one wallet, one order selected per batch while `ready` lasts. */
-function harness(opts: { ready?: number; more?: TickStage[]; sent?: boolean } = {}): Harness {
+function harness(
+  opts: { ready?: number; more?: TickStage[]; sent?: boolean; claimThrows?: boolean } = {},
+): Harness {
   const calls: string[] = [];
   let ready = opts.ready ?? 1;
   let freshness: ChainFreshness = { stale: false, ageMs: 0, blocksBehind: 0 };
@@ -47,7 +49,13 @@ function harness(opts: { ready?: number; more?: TickStage[]; sent?: boolean } = 
         return new Map([['limit', [{ id: 'o1', version: 1 }]]]);
       },
     },
-    claim: { run: async () => (calls.push('claim'), [order]) },
+    claim: {
+      run: async () => {
+        if (opts.claimThrows) throw new Error('store went away');
+        calls.push('claim');
+        return [order];
+      },
+    },
     plan: { run: async () => (calls.push('plan'), { planned: [] } as unknown as BatchPlan) },
     submit: { run: async () => (calls.push('submit'), opts.sent ?? true) },
     more: opts.more ?? [],
@@ -152,5 +160,38 @@ describe('ChainKeeper: one tick is the pipeline', () => {
     expect(calls).toEqual([`track ${HEAD}`, `settle ${HEAD}`, 'prepare', 'select', `publish ${HEAD} true`]);
     const errors = await metrics.unhandledErrorsTotal.get();
     expect(errors.values.find((v) => v.labels.stage === 'relay_fill')?.value).toBe(0);
+  });
+
+  it('times each stage of the batch run under its own name: select, claim, plan, submit, then publish', async () => {
+    const { keeper, metrics } = harness({ ready: 1 });
+    await keeper.tick();
+    const histogram = await metrics.tickDuration.get();
+    const counted = (stage: string): number =>
+      histogram.values.find((v) => v.metricName?.endsWith('_count') && v.labels.stage === stage)?.value ?? 0;
+    // One batch went out, then the second wallet's turn selected nothing.
+    expect(['select', 'claim', 'plan', 'submit', 'publish'].map((s) => [s, counted(s)])).toEqual([
+      ['select', 2],
+      ['claim', 1],
+      ['plan', 1],
+      ['submit', 1],
+      ['publish', 1],
+    ]);
+    // Publishing is not watching, and the batches are not one "submit" lump.
+    expect(counted('watch')).toBe(0);
+  });
+
+  it('a claim that throws is counted under claim, frees the wallet, and the tick goes on to publish', async () => {
+    const { keeper, calls, metrics } = harness({ ready: 1, claimThrows: true });
+    await keeper.tick();
+    expect(calls).toEqual([
+      `track ${HEAD}`,
+      `settle ${HEAD}`,
+      'prepare',
+      'select',
+      'free',
+      `publish ${HEAD} true`,
+    ]);
+    const errors = await metrics.unhandledErrorsTotal.get();
+    expect(errors.values.find((v) => v.labels.stage === 'claim')?.value).toBe(1);
   });
 });
