@@ -387,23 +387,26 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
     leaseExpiresAt: number,
     nowMs: number,
   ): Promise<string[]> {
-    const rows: Array<{ id: string; strategy_id: string }> = await this.knex(ORDERS)
-      .select('id', 'strategy_id')
-      .where({ keeper_tx_id: keeperTxId, status: 'successful' });
-    if (!rows.length) return [];
-    await this.knex(ORDERS)
-      .where({ keeper_tx_id: keeperTxId, status: 'successful' })
-      .update({
-        status: 'executing',
-        lease_owner: owner,
-        lease_expires_at: leaseExpiresAt,
-        ...this.moves.bump(nowMs),
-      });
+    const ids = await this.moves.reopenRowsOfTransaction(
+      'successful',
+      'executing',
+      keeperTxId,
+      owner,
+      leaseExpiresAt,
+      nowMs,
+    );
+    if (!ids.length) return [];
+    const strategies: Array<{ strategy_id: string }> = await this.knex(ORDERS)
+      .distinct('strategy_id')
+      .whereIn('id', ids);
     await this.knex(STRATEGIES)
-      .whereIn('id', [...new Set(rows.map((row) => row.strategy_id))])
+      .whereIn(
+        'id',
+        strategies.map((row) => row.strategy_id),
+      )
       .andWhere('status', 'finished')
       .update({ status: 'active', ...this.moves.bump(nowMs) });
-    return rows.map((row) => row.id);
+    return ids;
   }
 
   /** executing → successful, from the contract's OrderExecuted event (final, whoever holds the lease). */

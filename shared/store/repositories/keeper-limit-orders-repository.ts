@@ -371,19 +371,14 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
     leaseExpiresAt: number,
     nowMs: number,
   ): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.knex(TABLE)
-      .select('id')
-      .where({ keeper_tx_id: keeperTxId, status: 'completed' });
-    if (!rows.length) return [];
-    await this.knex(TABLE)
-      .where({ keeper_tx_id: keeperTxId, status: 'completed' })
-      .update({
-        status: 'submitted',
-        lease_owner: owner,
-        lease_expires_at: leaseExpiresAt,
-        ...this.moves.bump(nowMs),
-      });
-    return rows.map((row) => row.id);
+    return this.moves.reopenRowsOfTransaction(
+      'completed',
+      'submitted',
+      keeperTxId,
+      owner,
+      leaseExpiresAt,
+      nowMs,
+    );
   }
 
   /**

@@ -109,6 +109,28 @@ export class KeeperRowMoves<Row> {
       .update({ lease_owner: owner, lease_expires_at: leaseExpiresAt, ...this.bump(nowMs) });
   }
 
+  /**
+   * The transaction's rows in `from` (its executed orders) back to `to` under `owner`'s lease: the transaction was
+   * reopened after a reorg took its block. Run inside the reopening store transaction; resolves their ids.
+   */
+  async reopenRowsOfTransaction(
+    from: string,
+    to: string,
+    keeperTxId: string,
+    owner: string,
+    leaseExpiresAt: number,
+    nowMs: number,
+  ): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.knex(this.table)
+      .select('id')
+      .where({ keeper_tx_id: keeperTxId, status: from });
+    if (!rows.length) return [];
+    await this.knex(this.table)
+      .where({ keeper_tx_id: keeperTxId, status: from })
+      .update({ status: to, lease_owner: owner, lease_expires_at: leaseExpiresAt, ...this.bump(nowMs) });
+    return rows.map((row) => row.id);
+  }
+
   /** Rows inside a transaction (in `status`) whose tracker stopped renewing its lease, oldest lease first. */
   listTrackedWithExpiredLease(status: string, nowMs: number, limit: number): Promise<Row[]> {
     return this.knex(this.table)
