@@ -65,13 +65,14 @@ export class TrackStage {
         deps.gaps.check([...deps.pool.wallets, ...deps.relayWallets()], head),
       );
     }
+    // Watching the chain (balances, the head against the pool state's) is timed as `watch`, not as tracking.
     if (now - this.lastBalanceRead > BALANCE_READ_MS) {
       this.lastBalanceRead = now;
-      await deps.pool.balances();
+      await deps.timer.run('watch', () => deps.pool.balances());
     }
     if (now - this.lastLagRead > LAG_READ_MS) {
       this.lastLagRead = now;
-      await this.readLag(head);
+      await deps.timer.run('watch', () => this.readLag(head));
     }
     return newBlock;
   }
