@@ -12,7 +12,7 @@ import {
   marketPrice,
   onchainIdOf,
   pollUntil,
-  signPair,
+  signedStrategyBody,
   strategyOrders,
   type DcaOrderJson,
   type DcaStrategyJson,
@@ -49,33 +49,13 @@ afterAll(async () => {
   await service?.close();
 });
 
-async function strategyRequest(
-  maker: Wallet,
-  over: Partial<DcaStrategyRequest> = {},
-): Promise<DcaStrategyRequest> {
-  return {
-    accountTo: maker.address,
-    chainIdFrom: chain.chainId,
-    chainIdTo: chain.chainId,
-    tokenAddressFrom: weth.address,
-    tokenAddressTo: usdc.address,
-    tokenSymbolFrom: 'WETH',
-    tokenSymbolTo: 'USDC',
-    pair: 'WETH/USDC',
-    totalAmount: 0.3,
-    iterations: 3,
-    frequency: 4,
-    slippage: 1,
-    signature: await signPair(
-      maker,
-      chain,
-      maker.address,
-      weth.address,
-      usdc.address,
-      client.credentials.apiKey,
-    ),
-    ...over,
-  };
+function strategyRequest(maker: Wallet, over: Partial<DcaStrategyRequest> = {}): Promise<DcaStrategyRequest> {
+  return signedStrategyBody(
+    client,
+    chain,
+    { maker, tokenIn: weth, tokenOut: usdc, totalAmount: 0.3, iterations: 3, frequency: 4 },
+    over,
+  );
 }
 
 /** Allowance for the whole budget plus the most fee the contract lets the keeper charge on each iteration. */

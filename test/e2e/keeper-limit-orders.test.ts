@@ -14,6 +14,7 @@ import {
   moveMarket,
   limitOrderOnchainId,
   priceString,
+  signedLimitOrderBody,
   signPair,
   token,
   waitForLimitOrder,
@@ -59,36 +60,17 @@ afterAll(async () => {
   await service?.close();
 });
 
-const inAnHour = (): string => String(Date.now() + 3_600_000);
-
-async function orderRequest(
+function orderRequest(
   maker: Wallet,
   priceTrigger: string,
   over: Partial<LimitOrderRequest> = {},
 ): Promise<LimitOrderRequest> {
-  return {
-    accountTo: maker.address,
-    chainId: chain.chainId,
-    inTokenAddress: weth.address,
-    outTokenAddress: usdc.address,
-    tokenASymbol: 'WETH',
-    tokenBSymbol: 'USDC',
-    amount: '1',
-    priceTrigger,
-    price: priceTrigger,
-    expired: inAnHour(),
-    gasPrice: '1',
-    slippage: '1',
-    signature: await signPair(
-      maker,
-      chain,
-      maker.address,
-      weth.address,
-      usdc.address,
-      client.credentials.apiKey,
-    ),
-    ...over,
-  };
+  return signedLimitOrderBody(
+    client,
+    chain,
+    { maker, tokenIn: weth, tokenOut: usdc, amount: '1', priceTrigger },
+    over,
+  );
 }
 
 /** Allowance for `amount` plus the most fee the contract lets the keeper charge on it. */

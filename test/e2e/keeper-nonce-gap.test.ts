@@ -1,4 +1,4 @@
-import { MaxUint256, toQuantity, Wallet } from 'ethers';
+import { toQuantity, Wallet } from 'ethers';
 import { devnetKeys } from '../../devnet/keys';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import type { ApiClient } from '../helpers/api-client';
@@ -11,18 +11,16 @@ import {
   untilSettledOnChain,
   type ChainCheck,
 } from '../helpers/chain-proof';
-import { startWethUsdcKeeperE2e } from '../helpers/keeper-e2e';
+import { onItsOwnWethUsdcKeeperE2e } from '../helpers/keeper-e2e';
 import {
-  approveExecutor,
   createLimitOrder,
   getLimitOrder,
   limitOrderOnchainId,
   marketPrice,
   priceString,
-  signPair,
+  signedLimitOrderBody,
   waitForLimitOrder,
   type LimitOrderJson,
-  type LimitOrderRequest,
 } from '../helpers/maker';
 import type { RunningService } from '../helpers/service-harness';
 import { waitForReceipt } from '../helpers/wait-for-receipt';
@@ -64,43 +62,20 @@ let usdc: ManifestToken;
  * One executor wallet, so every batch comes from E.
  */
 function onItsOwnService(): void {
-  beforeAll(async () => {
-    ({ service, chain, client, makers, weth, usdc } = await startWethUsdcKeeperE2e({
-      executorsPerKeeper: [[0]],
-      env: { KEEPER_CONFIRMATIONS: '1' },
-    }));
-    for (const maker of makers) await approveExecutor(maker, chain, weth.address, MaxUint256);
-  }, 150_000);
-
-  afterAll(async () => {
-    await service?.close();
+  onItsOwnWethUsdcKeeperE2e({ executorsPerKeeper: [[0]], env: { KEEPER_CONFIRMATIONS: '1' } }, (e2e) => {
+    ({ service, chain, client, makers, weth, usdc } = e2e);
   });
 }
 
 async function crossingOrder(maker: Wallet): Promise<LimitOrderJson> {
   const trigger = priceString((await marketPrice(service.provider, chain, weth, usdc)) * BELOW);
-  const body: LimitOrderRequest = {
-    accountTo: maker.address,
-    chainId: chain.chainId,
-    inTokenAddress: weth.address,
-    outTokenAddress: usdc.address,
-    tokenASymbol: 'WETH',
-    tokenBSymbol: 'USDC',
+  const body = await signedLimitOrderBody(client, chain, {
+    maker,
+    tokenIn: weth,
+    tokenOut: usdc,
     amount: ORDER_AMOUNT,
     priceTrigger: trigger,
-    price: trigger,
-    expired: String(Date.now() + 3_600_000),
-    gasPrice: '1',
-    slippage: '1',
-    signature: await signPair(
-      maker,
-      chain,
-      maker.address,
-      weth.address,
-      usdc.address,
-      client.credentials.apiKey,
-    ),
-  };
+  });
   return createLimitOrder(client, body);
 }
 

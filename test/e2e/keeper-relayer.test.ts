@@ -1,16 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  Contract,
-  toBeHex,
-  Wallet,
-  zeroPadValue,
-  type JsonRpcProvider,
-  type TransactionReceipt,
-} from 'ethers';
+import { Contract, Wallet } from 'ethers';
 import { devnetKeys } from '../../devnet/keys';
-import type { ManifestChain } from '../../devnet/manifest';
-import type { ChainHandle } from '../../devnet/start-chain';
-import { addressToBytes32, fundsDepositsOf } from '../../shared/bridges/across/relay-data';
+import { fundsDepositsOf } from '../../shared/bridges/across/relay-data';
 import {
   crossChainEntryInterface,
   lockReleaseBridgeInterface,
@@ -20,7 +11,21 @@ import {
 import { lockedEventsOf } from '../../shared/bridges/lock-release/locked-event';
 import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { Transfer, TransferProvider } from '../../shared/store/repositories/transfers-repository';
-import { startService, type RunningService } from '../helpers/service-harness';
+import {
+  chainTime,
+  depositOnSpokePool,
+  depositorWallet,
+  DESTINATION,
+  filledRelayLogs,
+  ORIGIN,
+  RELAYER,
+  sendAndConfirm,
+  startRelayE2e,
+  tokenBalance,
+  type RelaySide,
+  type SpokeDeposit,
+} from '../helpers/relay-e2e';
+import type { RunningService } from '../helpers/service-harness';
 
 /**
  * The keeper as relayer and settler of cross-chain transfers on two devnet chains (1 → 137): an intent deposit is
@@ -32,10 +37,7 @@ import { startService, type RunningService } from '../helpers/service-harness';
 
 jest.setTimeout(240_000);
 
-const ORIGIN = 1;
-const DESTINATION = 137;
 const keys = devnetKeys(0);
-const RELAYER = keys.relayer.address;
 const USDC_UNITS = 10n ** 6n;
 
 /** CrossChainEntry's fees for `amount` bridged: 0.2% protocol fee, over the entry's 15 bps of the total. */
@@ -49,107 +51,28 @@ function entryFees(amount: bigint) {
 
 describe('the keeper relays and settles cross-chain transfers', () => {
   let service: RunningService;
-  let origin: Side;
-  let destination: Side;
-
-  interface Side {
-    chain: ManifestChain;
-    handle: ChainHandle;
-    provider: JsonRpcProvider;
-    token(symbol: string): string;
-    spokePool: string;
-    bridge: string;
-    entry: string;
-  }
-
-  function side(i: number): Side {
-    const chain = service.devnet.manifest.chains[i]!;
-    const handle = service.devnet.handles[i]!;
-    return {
-      chain,
-      handle,
-      provider: handle.provider,
-      token: (symbol) => chain.tokens.find((t) => t.symbol === symbol)!.address,
-      spokePool: chain.contracts.spokePool!,
-      bridge: chain.contracts.lockReleaseBridge!,
-      entry: chain.contracts.crossChainEntry!,
-    };
-  }
+  let origin: RelaySide;
+  let destination: RelaySide;
 
   beforeAll(async () => {
-    service = await startService({
-      devnetEnv: { DEVNET_CHAINS: `${ORIGIN},${DESTINATION}`, DEVNET_PORTS: '0,0' },
+    ({ service, origin, destination } = await startRelayE2e({
       env: {
         INTENT_CONFIRMATIONS: '2',
         LOCK_RELEASE_CONFIRMATIONS: '2',
         CROSS_CHAIN_FILL_DEADLINE_SECONDS: '600',
       },
-    });
-    origin = side(0);
-    destination = side(1);
+    }));
   });
 
   afterAll(async () => {
     await service?.close();
   });
 
-  const depositor = () => new Wallet(origin.chain.accounts[0]!.privateKey, origin.provider);
+  const depositor = () => depositorWallet(origin);
   const store = () => service.api.store;
 
-  async function send(wallet: Wallet, to: string, data: string, value = 0n): Promise<TransactionReceipt> {
-    const tx = await wallet.sendTransaction({ to, data, value, gasLimit: 1_000_000n });
-    const receipt = await tx.wait();
-    if (!receipt || receipt.status !== 1) throw new Error(`transaction ${tx.hash} failed`);
-    return receipt;
-  }
-
-  async function balance(s: Side, token: string, owner: string): Promise<bigint> {
-    const data = await s.provider.call({
-      to: token,
-      data: erc20Interface().encodeFunctionData('balanceOf', [owner]),
-    });
-    return erc20Interface().decodeFunctionResult('balanceOf', data)[0] as bigint;
-  }
-
-  async function chainTime(s: Side): Promise<number> {
-    return (await s.provider.getBlock('latest'))!.timestamp;
-  }
-
-  interface DepositArgs {
-    amount: bigint;
-    outputAmount?: bigint;
-    recipient: string;
-    /** Seconds after the origin's clock (an hour: the refund test moves the destination's clock 10 minutes on). */
-    fillDeadlineIn?: number;
-    /** Mine this many origin blocks after the deposit (the keeper waits for INTENT_CONFIRMATIONS = 2). */
-    confirm?: boolean;
-  }
-
   /** A USDC → USDC deposit straight on the origin SpokePool, our relayer exclusive for 30 s. */
-  async function deposit(a: DepositArgs): Promise<{ depositId: string; receipt: TransactionReceipt }> {
-    const wallet = depositor();
-    const usdc = origin.token('USDC');
-    await send(wallet, usdc, erc20Interface().encodeFunctionData('approve', [origin.spokePool, a.amount]));
-    const now = await chainTime(origin);
-    const data = spokePoolInterface().encodeFunctionData('deposit', [
-      addressToBytes32(wallet.address),
-      addressToBytes32(a.recipient),
-      addressToBytes32(usdc),
-      addressToBytes32(destination.token('USDC')),
-      a.amount,
-      a.outputAmount ?? (a.amount * 99n) / 100n,
-      DESTINATION,
-      addressToBytes32(RELAYER),
-      now,
-      now + (a.fillDeadlineIn ?? 3600),
-      30,
-      '0x',
-    ]);
-    const receipt = await send(wallet, origin.spokePool, data);
-    const [found] = fundsDepositsOf(receipt.logs, origin.spokePool, ORIGIN);
-    if (a.confirm !== false) await origin.handle.mine();
-    return { depositId: found!.relayData.depositId.toString(), receipt };
-  }
+  const deposit = (a: SpokeDeposit) => depositOnSpokePool(origin, destination, a);
 
   async function transfer(provider: TransferProvider, depositId: string): Promise<Transfer | undefined> {
     return store().transfers.findByDeposit(provider, ORIGIN, depositId);
@@ -211,28 +134,18 @@ describe('the keeper relays and settles cross-chain transfers', () => {
 
   /** FilledRelay events of a deposit on the destination. */
   async function fillsOf(depositId: string): Promise<number> {
-    const iface = spokePoolInterface();
-    const logs = await destination.provider.getLogs({
-      address: destination.spokePool,
-      topics: [
-        iface.getEvent('FilledRelay')!.topicHash,
-        zeroPadValue(toBeHex(ORIGIN), 32),
-        zeroPadValue(toBeHex(BigInt(depositId)), 32),
-      ],
-      fromBlock: 0,
-    });
-    return logs.length;
+    return (await filledRelayLogs(destination, depositId)).length;
   }
 
   it('fills a deposit once from the relayer inventory and repays the relayer on the origin', async () => {
     const recipient = Wallet.createRandom().address;
     const amount = 250n * USDC_UNITS;
-    const relayerOriginBefore = await balance(origin, origin.token('USDC'), RELAYER);
+    const relayerOriginBefore = await tokenBalance(origin, origin.token('USDC'), RELAYER);
     const { depositId, receipt } = await deposit({ amount, recipient });
 
     // The first fill waits for the keeper's pool state (the gas is valued in the output token).
     const filled = await waitForStatus('intent', depositId, ['filled', 'repaid'], 120_000);
-    expect(await balance(destination, destination.token('USDC'), recipient)).toBe((amount * 99n) / 100n);
+    expect(await tokenBalance(destination, destination.token('USDC'), recipient)).toBe((amount * 99n) / 100n);
     expect(await fillsOf(depositId)).toBe(1);
     const fill = await destination.provider.getTransactionReceipt(filled.fillTxHash!);
     expect(fill?.status).toBe(1);
@@ -241,7 +154,7 @@ describe('the keeper relays and settles cross-chain transfers', () => {
 
     const repaid = await waitForStatus('intent', depositId, ['repaid']);
     expect(repaid.repayment).toMatchObject({ rootBundleId: expect.any(Number), leafId: expect.any(Number) });
-    expect(await balance(origin, origin.token('USDC'), RELAYER)).toBe(relayerOriginBefore + amount);
+    expect(await tokenBalance(origin, origin.token('USDC'), RELAYER)).toBe(relayerOriginBefore + amount);
     const metrics = await service.keepers[0]!.metrics.registry.metrics();
     expect(metrics).toMatch(
       /tas_keeper_relay_fills_total\{chain_id="137",provider="intent",outcome="filled"\} [1-9]/,
@@ -272,7 +185,7 @@ describe('the keeper relays and settles cross-chain transfers', () => {
       entryFees(total),
       now + 300,
     ]);
-    const receipt = await send(wallet, origin.entry, data, total + entryFees(total).protocolFee);
+    const receipt = await sendAndConfirm(wallet, origin.entry, data, total + entryFees(total).protocolFee);
     await origin.handle.mine();
     const [found] = fundsDepositsOf(receipt.logs, origin.spokePool, ORIGIN);
     await waitForStatus('intent', found!.relayData.depositId.toString(), ['filled', 'repaid']);
@@ -291,7 +204,7 @@ describe('the keeper relays and settles cross-chain transfers', () => {
       for (const id of ids) await waitForStatus('intent', id, ['filled', 'repaid']);
       for (const id of ids) expect(await fillsOf(id)).toBe(1);
       const paid = amounts.reduce((sum, a) => sum + (a * 99n) / 100n, 0n);
-      expect(await balance(destination, destination.token('USDC'), recipient)).toBe(paid);
+      expect(await tokenBalance(destination, destination.token('USDC'), recipient)).toBe(paid);
     } finally {
       await service.stopKeeper(second);
     }
@@ -305,7 +218,7 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     const wallet = depositor();
     const usdc = origin.token('USDC');
     const amount = 40n * USDC_UNITS;
-    const before = await balance(origin, usdc, wallet.address);
+    const before = await tokenBalance(origin, usdc, wallet.address);
     const recipient = Wallet.createRandom().address;
     const { depositId } = await deposit({ amount, recipient, fillDeadlineIn: 120 });
     // The destination's clock passes the deadline before any keeper looks.
@@ -320,8 +233,8 @@ describe('the keeper relays and settles cross-chain transfers', () => {
       txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
     });
     expect(refunded.fillTxHash).toBeNull();
-    expect(await balance(origin, usdc, wallet.address)).toBe(before);
-    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(0n);
+    expect(await tokenBalance(origin, usdc, wallet.address)).toBe(before);
+    expect(await tokenBalance(destination, destination.token('USDC'), recipient)).toBe(0n);
     expect(await fillsOf(depositId)).toBe(0);
     // The refund leaf is on the SpokePool as the api reads it.
     const iface = spokePoolInterface();
@@ -347,17 +260,17 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     await waitForStatus('intent', depositId, ['reorged']);
     await sleep(1_500);
     expect(await fillsOf(depositId)).toBe(0);
-    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(0n);
+    expect(await tokenBalance(destination, destination.token('USDC'), recipient)).toBe(0n);
 
     // The id is reused by the next deposit: its row is read again and filled with the new deposit's data.
     const other = Wallet.createRandom().address;
     const again = await deposit({ amount: 31n * USDC_UNITS, recipient: other });
     expect(again.depositId).toBe(depositId);
     await waitForStatus('intent', depositId, ['filled', 'repaid']);
-    expect(await balance(destination, destination.token('USDC'), other)).toBe(
+    expect(await tokenBalance(destination, destination.token('USDC'), other)).toBe(
       (31n * USDC_UNITS * 99n) / 100n,
     );
-    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(0n);
+    expect(await tokenBalance(destination, destination.token('USDC'), recipient)).toBe(0n);
   });
 
   /** The SpokePool's admin call, sent by the bridges' owner through the RootBundleAdmin that owns the pool. */
@@ -372,7 +285,7 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     const owner = new Wallet(keys.deployer.privateKey, destination.provider);
     const pause = (paused: boolean) => {
       const call = spokePoolAdminCall(spokePoolInterface().encodeFunctionData('pauseFills', [paused]));
-      return send(owner, call.to, call.data);
+      return sendAndConfirm(owner, call.to, call.data);
     };
     await pause(true);
     const recipient = Wallet.createRandom().address;
@@ -394,7 +307,7 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     const filled = await waitForStatus('intent', depositId, ['filled', 'repaid'], 60_000);
     expect(filled.attempts).toBeGreaterThanOrEqual(1);
     expect(await fillsOf(depositId)).toBe(1);
-    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(
+    expect(await tokenBalance(destination, destination.token('USDC'), recipient)).toBe(
       (20n * USDC_UNITS * 99n) / 100n,
     );
   });
@@ -433,11 +346,11 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     } finally {
       await destination.handle.resumeMining();
       const unpause = spokePoolAdminCall(spoke.encodeFunctionData('pauseFills', [false]));
-      await send(owner, unpause.to, unpause.data);
+      await sendAndConfirm(owner, unpause.to, unpause.data);
     }
     await waitForStatus('intent', depositId, ['filled', 'repaid'], 60_000);
     expect(await fillsOf(depositId)).toBe(1);
-    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(
+    expect(await tokenBalance(destination, destination.token('USDC'), recipient)).toBe(
       (21n * USDC_UNITS * 99n) / 100n,
     );
     const metrics = await service.keepers[0]!.metrics.registry.metrics();
@@ -452,12 +365,12 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     const amount = 75n * USDC_UNITS;
     const fees = entryFees(amount);
     const recipient = Wallet.createRandom().address;
-    await send(
+    await sendAndConfirm(
       wallet,
       usdc,
       erc20Interface().encodeFunctionData('approve', [origin.entry, amount + fees.protocolFee]),
     );
-    const receipt = await send(
+    const receipt = await sendAndConfirm(
       wallet,
       origin.entry,
       crossChainEntryInterface().encodeFunctionData('lock', [
@@ -479,7 +392,7 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     const nonce = locked!.nonce.toString();
     // LOCK_RELEASE_CONFIRMATIONS = 2: the lock, then its acceptance, each need a block on top.
     const released = await waitForStatus('lock-release', nonce, ['released'], 40_000, true);
-    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(
+    expect(await tokenBalance(destination, destination.token('USDC'), recipient)).toBe(
       amount - (amount * 2n + 9_999n) / 10_000n,
     );
     const originBridge = new Contract(origin.bridge, lockReleaseBridgeInterface(), origin.provider);
@@ -499,13 +412,13 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     await settled();
     const usdc = destination.token('USDC');
     const scale = 10n ** 12n;
-    const held = await balance(destination, usdc, RELAYER);
-    const originHeld = await balance(origin, origin.token('USDC'), RELAYER);
+    const held = await tokenBalance(destination, usdc, RELAYER);
+    const originHeld = await tokenBalance(origin, origin.token('USDC'), RELAYER);
     // The destination keeps a tenth: far under half the two chains' average.
     const low = held / 10n;
     const relayer = new Wallet(keys.relayer.privateKey, destination.provider);
     const sink = Wallet.createRandom().address;
-    await send(relayer, usdc, erc20Interface().encodeFunctionData('transfer', [sink, held - low]));
+    await sendAndConfirm(relayer, usdc, erc20Interface().encodeFunctionData('transfer', [sink, held - low]));
     // Enough to bring the destination to the average without taking the origin below it (18-decimal common units).
     const average = ((originHeld + low) * scale) / 2n;
     const spare = originHeld * scale - average;
@@ -548,8 +461,8 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     // The origin's reading may predate its last repayment by a few USDC.
     const off = lock!.inputAmount > expected ? lock!.inputAmount - expected : expected - lock!.inputAmount;
     expect(off * 100n).toBeLessThan(expected);
-    expect(await balance(destination, usdc, RELAYER)).toBe(low + lock!.outputAmount);
-    expect(await balance(origin, origin.token('USDC'), RELAYER)).toBe(originHeld - lock!.inputAmount);
+    expect(await tokenBalance(destination, usdc, RELAYER)).toBe(low + lock!.outputAmount);
+    expect(await tokenBalance(origin, origin.token('USDC'), RELAYER)).toBe(originHeld - lock!.inputAmount);
     const metrics = await service.keepers[0]!.metrics.registry.metrics();
     expect(metrics).toMatch(/tas_keeper_relay_rebalances_total\{chain_id="1"\} 1/);
     expect(metrics).toMatch(

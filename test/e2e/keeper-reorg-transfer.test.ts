@@ -1,15 +1,18 @@
-import { toBeHex, Wallet, zeroPadValue, type JsonRpcProvider, type TransactionReceipt } from 'ethers';
-import { devnetKeys } from '../../devnet/keys';
-import type { ManifestChain } from '../../devnet/manifest';
-import type { ChainHandle } from '../../devnet/start-chain';
-import { addressToBytes32, fundsDepositsOf } from '../../shared/bridges/across/relay-data';
+import { Wallet, type TransactionReceipt } from 'ethers';
 import { spokePoolInterface } from '../../shared/bridges/contracts';
-import { crossChainDexHash } from '../../shared/bridges/dex-hash';
-import { INTENT_PROVIDER_ID } from '../../shared/bridges/intent/intent-deps';
-import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { Transfer } from '../../shared/store/repositories/transfers-repository';
 import { canonicalHash, headNumber, untilSettledOnChain, type ChainCheck } from '../helpers/chain-proof';
-import { startService, type RunningService } from '../helpers/service-harness';
+import {
+  depositOnSpokePool,
+  filledRelayTopics,
+  ORIGIN,
+  postIntentTxStatus,
+  RELAYER,
+  startRelayE2e,
+  tokenBalance,
+  type RelaySide,
+} from '../helpers/relay-e2e';
+import type { RunningService } from '../helpers/service-harness';
 
 /**
  * Reorg-safe delivery of a cross-chain intent transfer (1 → 137), end to end on two anvil devnet chains with the
@@ -21,9 +24,6 @@ import { startService, type RunningService } from '../helpers/service-harness';
 
 jest.setTimeout(240_000);
 
-const ORIGIN = 1;
-const DESTINATION = 137;
-const RELAYER = devnetKeys(0).relayer.address;
 const USDC_UNITS = 10n ** 6n;
 const DONE = ['filled', 'repaid'];
 const WAITING = ['deposited', 'filling'];
@@ -32,14 +32,6 @@ const MINE_EVERY_MS = 2_000;
 const STABLE_MS = 3_000;
 // anvil_reorg and anvil_setNonce are anvil's (the devnet's default engine); on ganache these fail, never skip.
 const onAnvil = describe;
-
-interface Side {
-  chain: ManifestChain;
-  handle: ChainHandle;
-  provider: JsonRpcProvider;
-  token(symbol: string): string;
-  spokePool: string;
-}
 
 interface Deposit {
   depositId: string;
@@ -50,32 +42,17 @@ interface Deposit {
 
 onAnvil('a cross-chain fill reorged away after the transfer was reported done', () => {
   let service: RunningService;
-  let origin: Side;
-  let destination: Side;
-
-  function side(i: number): Side {
-    const chain = service.devnet.manifest.chains[i]!;
-    const handle = service.devnet.handles[i]!;
-    return {
-      chain,
-      handle,
-      provider: handle.provider,
-      token: (symbol) => chain.tokens.find((t) => t.symbol === symbol)!.address,
-      spokePool: chain.contracts.spokePool!,
-    };
-  }
+  let origin: RelaySide;
+  let destination: RelaySide;
 
   beforeAll(async () => {
-    service = await startService({
-      devnetEnv: { DEVNET_CHAINS: `${ORIGIN},${DESTINATION}`, DEVNET_PORTS: '0,0' },
+    ({ service, origin, destination } = await startRelayE2e({
       env: {
         INTENT_CONFIRMATIONS: '2',
         KEEPER_CONFIRMATIONS: '1',
         CROSS_CHAIN_FILL_DEADLINE_SECONDS: '600',
       },
-    });
-    origin = side(0);
-    destination = side(1);
+    }));
   }, 150_000);
 
   afterAll(async () => {
@@ -84,48 +61,17 @@ onAnvil('a cross-chain fill reorged away after the transfer was reported done', 
 
   const store = () => service.api.store;
 
-  async function balance(s: Side, token: string, owner: string): Promise<bigint> {
-    const data = await s.provider.call({
-      to: token,
-      data: erc20Interface().encodeFunctionData('balanceOf', [owner]),
-    });
-    return erc20Interface().decodeFunctionResult('balanceOf', data)[0] as bigint;
-  }
-
-  async function send(wallet: Wallet, to: string, data: string): Promise<TransactionReceipt> {
-    const tx = await wallet.sendTransaction({ to, data, gasLimit: 1_000_000n });
-    const receipt = await tx.wait();
-    if (!receipt || receipt.status !== 1) throw new Error(`transaction ${tx.hash} failed`);
-    return receipt;
-  }
-
-  /** A USDC → USDC deposit straight on the origin SpokePool to a fresh recipient, our relayer exclusive for 30 s. */
+  /**
+   * A USDC → USDC deposit straight on the origin SpokePool to a fresh recipient, our relayer exclusive for 30 s;
+   * INTENT_CONFIRMATIONS = 2: one origin block mined on top of the deposit's.
+   */
   async function deposit(amount: bigint): Promise<Deposit> {
-    const wallet = new Wallet(origin.chain.accounts[0]!.privateKey, origin.provider);
-    const usdc = origin.token('USDC');
     const recipient = Wallet.createRandom().address;
-    const outputAmount = (amount * 99n) / 100n;
-    await send(wallet, usdc, erc20Interface().encodeFunctionData('approve', [origin.spokePool, amount]));
-    const now = (await origin.provider.getBlock('latest'))!.timestamp;
-    const data = spokePoolInterface().encodeFunctionData('deposit', [
-      addressToBytes32(wallet.address),
-      addressToBytes32(recipient),
-      addressToBytes32(usdc),
-      addressToBytes32(destination.token('USDC')),
+    const { depositId, receipt, outputAmount } = await depositOnSpokePool(origin, destination, {
       amount,
-      outputAmount,
-      DESTINATION,
-      addressToBytes32(RELAYER),
-      now,
-      now + 3600,
-      30,
-      '0x',
-    ]);
-    const receipt = await send(wallet, origin.spokePool, data);
-    const [found] = fundsDepositsOf(receipt.logs, origin.spokePool, ORIGIN);
-    // INTENT_CONFIRMATIONS = 2: one origin block on top of the deposit's.
-    await origin.handle.mine();
-    return { depositId: found!.relayData.depositId.toString(), receipt, recipient, outputAmount };
+      recipient,
+    });
+    return { depositId, receipt, recipient, outputAmount };
   }
 
   async function transfer(depositId: string): Promise<Transfer | undefined> {
@@ -134,15 +80,10 @@ onAnvil('a cross-chain fill reorged away after the transfer was reported done', 
 
   /** FilledRelay events of the deposit on the destination's canonical chain. */
   async function fillEvents(depositId: string): Promise<{ transactionHash: string }[]> {
-    const iface = spokePoolInterface();
     return (await destination.provider.send('eth_getLogs', [
       {
         address: destination.spokePool,
-        topics: [
-          iface.getEvent('FilledRelay')!.topicHash,
-          zeroPadValue(toBeHex(ORIGIN), 32),
-          zeroPadValue(toBeHex(BigInt(depositId)), 32),
-        ],
+        topics: filledRelayTopics(depositId),
         fromBlock: '0x0',
         toBlock: 'latest',
       },
@@ -183,11 +124,7 @@ onAnvil('a cross-chain fill reorged away after the transfer was reported done', 
 
   /** POST /tx-status of the deposit as a client reads it. */
   async function txStatus(depositTxHash: string): Promise<{ status: string; toTxHash?: string | null }> {
-    const res = await service.client.post<{ status: string; toTxHash?: string | null }>('/tx-status', {
-      hash: depositTxHash,
-      chainId: ORIGIN,
-      dexHash: crossChainDexHash(INTENT_PROVIDER_ID),
-    });
+    const res = await postIntentTxStatus(service.client, depositTxHash);
     if (res.status !== 200) return { status: `HTTP ${res.status}` };
     return res.body.data!;
   }
@@ -235,7 +172,7 @@ onAnvil('a cross-chain fill reorged away after the transfer was reported done', 
     const api = await txStatus(d.receipt.hash);
     expect(TX_STATUS_SUCCESS).toContain(api.status);
     expect(api.toTxHash?.toLowerCase()).toBe(events[0]!.transactionHash.toLowerCase());
-    expect(await balance(destination, destination.token('USDC'), d.recipient)).toBe(d.outputAmount);
+    expect(await tokenBalance(destination, destination.token('USDC'), d.recipient)).toBe(d.outputAmount);
   }
 
   it('anvil_reorg replacing the fill’s block with empty ones: the transfer goes back in flight and ends filled exactly once', async () => {
@@ -253,7 +190,7 @@ onAnvil('a cross-chain fill reorged away after the transfer was reported done', 
       fill.blockHash.toLowerCase(),
     );
     expect(await fillEvents(d.depositId)).toHaveLength(0);
-    expect(await balance(destination, destination.token('USDC'), d.recipient)).toBe(0n);
+    expect(await tokenBalance(destination, destination.token('USDC'), d.recipient)).toBe(0n);
     await destination.handle.mine(2);
 
     await untilDone('the transfer after anvil_reorg', d, 60_000, STABLE_MS);

@@ -1,4 +1,4 @@
-import { MaxUint256, type Wallet } from 'ethers';
+import type { Wallet } from 'ethers';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import type { ApiClient } from '../helpers/api-client';
 import {
@@ -9,9 +9,8 @@ import {
   untilSettledOnChain,
   type ChainCheck,
 } from '../helpers/chain-proof';
-import { startWethUsdcKeeperE2e, type WethUsdcKeeperE2e } from '../helpers/keeper-e2e';
+import { onItsOwnWethUsdcKeeperE2e, type WethUsdcKeeperE2e } from '../helpers/keeper-e2e';
 import {
-  approveExecutor,
   baseUnits,
   createLimitOrder,
   createStrategy,
@@ -21,7 +20,8 @@ import {
   moveMarket,
   onchainIdOf,
   priceString,
-  signPair,
+  signedLimitOrderBody,
+  signedStrategyBody,
   strategyOrders,
   type DcaStrategyJson,
   type LimitOrderJson,
@@ -67,45 +67,23 @@ let balances: WethUsdcKeeperE2e['balances'];
  * (a nonce left ahead of the chain, orders left in flight) cannot fail the cases after it.
  */
 function onItsOwnService(): void {
-  beforeAll(async () => {
-    ({ service, chain, client, makers, weth, usdc, balances } = await startWethUsdcKeeperE2e({
-      env: { KEEPER_CONFIRMATIONS: '1' },
-    }));
-    // Before any snapshot: a revert must not take the makers' allowances back (their orders would then fail for
-    // good with INSUFFICIENT_ALLOWANCE, which is not what these tests are about).
-    for (const maker of makers) await approveExecutor(maker, chain, weth.address, MaxUint256);
-  }, 150_000);
-
-  afterAll(async () => {
-    await service?.close();
+  // Every maker approves all its WETH before any snapshot: a revert must not take the makers' allowances back
+  // (their orders would then fail for good with INSUFFICIENT_ALLOWANCE, which is not what these tests are about).
+  onItsOwnWethUsdcKeeperE2e({ env: { KEEPER_CONFIRMATIONS: '1' } }, (e2e) => {
+    ({ service, chain, client, makers, weth, usdc, balances } = e2e);
   });
 }
 
 const mine = (): Promise<void> => service.chain.mine();
 
-async function orderRequest(maker: Wallet, priceTrigger: string): Promise<LimitOrderRequest> {
-  return {
-    accountTo: maker.address,
-    chainId: chain.chainId,
-    inTokenAddress: weth.address,
-    outTokenAddress: usdc.address,
-    tokenASymbol: 'WETH',
-    tokenBSymbol: 'USDC',
+function orderRequest(maker: Wallet, priceTrigger: string): Promise<LimitOrderRequest> {
+  return signedLimitOrderBody(client, chain, {
+    maker,
+    tokenIn: weth,
+    tokenOut: usdc,
     amount: ORDER_AMOUNT,
     priceTrigger,
-    price: priceTrigger,
-    expired: String(Date.now() + 3_600_000),
-    gasPrice: '1',
-    slippage: '1',
-    signature: await signPair(
-      maker,
-      chain,
-      maker.address,
-      weth.address,
-      usdc.address,
-      client.credentials.apiKey,
-    ),
-  };
+  });
 }
 
 /** `count` orders spread over `who`, each selling ORDER_AMOUNT WETH with a trigger ABOVE the market now. */
@@ -152,13 +130,18 @@ async function lookAtLimitOrders(ids: readonly string[], untilCompleted: boolean
   return check;
 }
 
+/** untilSettledOnChain on a live chain: a block mined every MINE_EVERY_MS while it looks. */
+function untilSettled(
+  what: string,
+  look: () => Promise<ChainCheck>,
+  timeoutMs: number,
+  stableMs: number,
+): Promise<ChainCheck> {
+  return untilSettledOnChain(what, look, { timeoutMs, stableMs, mine, mineEveryMs: MINE_EVERY_MS });
+}
+
 function untilCompleted(what: string, ids: readonly string[], timeoutMs = 60_000): Promise<ChainCheck> {
-  return untilSettledOnChain(what, () => lookAtLimitOrders(ids, true), {
-    timeoutMs,
-    stableMs: 0,
-    mine,
-    mineEveryMs: MINE_EVERY_MS,
-  });
+  return untilSettled(what, () => lookAtLimitOrders(ids, true), timeoutMs, 0);
 }
 
 /**
@@ -166,12 +149,7 @@ function untilCompleted(what: string, ids: readonly string[], timeoutMs = 60_000
  * left in flight; that must then hold for STABLE_MS.
  */
 function untilBackInLine(what: string, ids: readonly string[], timeoutMs: number): Promise<ChainCheck> {
-  return untilSettledOnChain(what, () => lookAtLimitOrders(ids, false), {
-    timeoutMs,
-    stableMs: STABLE_MS,
-    mine,
-    mineEveryMs: MINE_EVERY_MS,
-  });
+  return untilSettled(what, () => lookAtLimitOrders(ids, false), timeoutMs, STABLE_MS);
 }
 
 async function wethOf(who: readonly Wallet[]): Promise<Map<string, bigint>> {
@@ -217,9 +195,12 @@ async function expectEachExecutedOnce(ids: readonly string[], before: Map<string
   }
 }
 
-/** Receipts of the orders' transactions as the chain has them now: hash → block number and hash. */
-async function blocksOf(ids: readonly string[]): Promise<Map<string, { number: number; hash: string }>> {
-  const out = new Map<string, { number: number; hash: string }>();
+/** Transaction hash → the number and hash of the block that holds it. */
+type TxBlocks = Map<string, { number: number; hash: string }>;
+
+/** Receipts of the orders' transactions as the chain has them now. */
+async function blocksOf(ids: readonly string[]): Promise<TxBlocks> {
+  const out: TxBlocks = new Map();
   for (const id of ids) {
     const { txHash } = await getLimitOrder(client, id);
     if (out.has(txHash)) continue;
@@ -240,6 +221,50 @@ async function marketCrosses(ids: readonly string[]): Promise<boolean> {
   return true;
 }
 
+/** `count` orders of `who` above the market, the market then moved UP: resolves once all completed a first time. */
+async function completedOnce(
+  who: Wallet[],
+  count: number,
+): Promise<{ orders: LimitOrderJson[]; ids: string[] }> {
+  const orders = await ordersAboveMarket(who, count);
+  const ids = orders.map((o) => o.id);
+  await moveMarket(service.provider, chain, PAIR, UP);
+  await untilCompleted(`the ${count} orders to complete the first time`, ids);
+  return { orders, ids };
+}
+
+/** No block of `blocks` is the canonical block of its height any more. */
+async function expectOffTheChain(blocks: TxBlocks): Promise<void> {
+  for (const [txHash, block] of blocks)
+    expect({
+      txHash,
+      canonical: (await canonicalHash(service.provider, block.number)) === block.hash,
+    }).toEqual({ txHash, canonical: false });
+}
+
+/** The lowest block of `blocks`, and the depth of a reorg from it up to the head. */
+async function reorgFrom(blocks: TxBlocks): Promise<{ from: number; depth: number }> {
+  const from = Math.min(...[...blocks.values()].map((b) => b.number));
+  return { from, depth: (await headNumber(service.provider)) - from + 1 };
+}
+
+/**
+ * After `reorg`: the orders back in line within `timeoutMs`; a reorg that also took a market move may leave them
+ * pending below their trigger, so the market is crossed again if it no longer does; then each completes, executed
+ * exactly once.
+ */
+async function completedAfterReorg(
+  reorg: string,
+  ids: readonly string[],
+  timeoutMs: number,
+  before: Map<string, bigint>,
+): Promise<void> {
+  await untilBackInLine(`the orders after ${reorg}`, ids, timeoutMs);
+  if (!(await marketCrosses(ids))) await moveMarket(service.provider, chain, PAIR, UP);
+  await untilCompleted(`the ${ids.length} orders to complete after anvil_reorg`, ids);
+  await expectEachExecutedOnce(ids, before);
+}
+
 describe('reorg-safe completion', () => {
   describe('limit orders, evm_revert', () => {
     onItsOwnService();
@@ -248,11 +273,7 @@ describe('reorg-safe completion', () => {
       const who = makers.slice(0, 4);
       const before = await wethOf(who);
       const snapshot = await service.chain.snapshot();
-      const orders = await ordersAboveMarket(who, 6);
-      const ids = orders.map((o) => o.id);
-
-      await moveMarket(service.provider, chain, PAIR, UP);
-      await untilCompleted('the 6 orders to complete the first time', ids);
+      const { orders, ids } = await completedOnce(who, 6);
       const firstBlocks = await blocksOf(ids);
 
       await service.chain.revert(snapshot);
@@ -263,11 +284,7 @@ describe('reorg-safe completion', () => {
         expect(
           await executedOnChain(service.provider, chain.contracts.orderExecutor, limitOnchainId(order)),
         ).toEqual([]);
-      for (const [txHash, block] of firstBlocks)
-        expect({
-          txHash,
-          canonical: (await canonicalHash(service.provider, block.number)) === block.hash,
-        }).toEqual({ txHash, canonical: false });
+      await expectOffTheChain(firstBlocks);
       // Measured on the reverted chain: the first execution's balance change is gone.
       const afterRevert = await wethOf(who);
       expect(afterRevert).toEqual(before);
@@ -301,28 +318,17 @@ describe('reorg-safe completion', () => {
       const before = (await balances(maker.address)).weth;
       const snapshot = await service.chain.snapshot();
       // Two iterations ten minutes apart: only the first runs in this test, and its strategy stays active.
-      const strategy = await createStrategy(client, {
-        accountTo: maker.address,
-        chainIdFrom: chain.chainId,
-        chainIdTo: chain.chainId,
-        tokenAddressFrom: weth.address,
-        tokenAddressTo: usdc.address,
-        tokenSymbolFrom: 'WETH',
-        tokenSymbolTo: 'USDC',
-        pair: 'WETH/USDC',
-        totalAmount: 0.2,
-        iterations: 2,
-        frequency: 600,
-        slippage: 1,
-        signature: await signPair(
+      const strategy = await createStrategy(
+        client,
+        await signedStrategyBody(client, chain, {
           maker,
-          chain,
-          maker.address,
-          weth.address,
-          usdc.address,
-          client.credentials.apiKey,
-        ),
-      });
+          tokenIn: weth,
+          tokenOut: usdc,
+          totalAmount: 0.2,
+          iterations: 2,
+          frequency: 600,
+        }),
+      );
       try {
         const onchainId = (id: string): string =>
           onchainIdOf({
@@ -359,22 +365,12 @@ describe('reorg-safe completion', () => {
           }
           return check;
         };
-        await untilSettledOnChain('the first iteration to be successful', lookAtIteration, {
-          timeoutMs: 60_000,
-          stableMs: 0,
-          mine,
-          mineEveryMs: MINE_EVERY_MS,
-        });
+        await untilSettled('the first iteration to be successful', lookAtIteration, 60_000, 0);
 
         await service.chain.revert(snapshot);
         await service.chain.mine(8);
         // The market is where it was when the iteration first ran: the batch sent again (or a new one) executes it.
-        await untilSettledOnChain('the iteration after the revert', lookAtIteration, {
-          timeoutMs: 60_000,
-          stableMs: STABLE_MS,
-          mine,
-          mineEveryMs: MINE_EVERY_MS,
-        });
+        await untilSettled('the iteration after the revert', lookAtIteration, 60_000, STABLE_MS);
 
         const [iteration] = await strategyOrders(client, strategy.id);
         expect(iteration!.status).toBe('successful');
@@ -400,28 +396,16 @@ describe('reorg-safe completion', () => {
     it('anvil_reorg replacing the settled batch’s block with empty ones: the orders end completed exactly once, as the chain has them', async () => {
       const who = makers.slice(1, 4);
       const before = await wethOf(who);
-      const orders = await ordersAboveMarket(who, 3);
-      const ids = orders.map((o) => o.id);
-      await moveMarket(service.provider, chain, PAIR, UP);
-      await untilCompleted('the 3 orders to complete the first time', ids);
+      const { ids } = await completedOnce(who, 3);
       const firstBlocks = await blocksOf(ids);
 
       // Replace every block from the first batch's up to the head with empty ones (same height).
-      const from = Math.min(...[...firstBlocks.values()].map((b) => b.number));
-      const depth = (await headNumber(service.provider)) - from + 1;
+      const { depth } = await reorgFrom(firstBlocks);
       await service.provider.send('anvil_reorg', [depth, []]);
-      for (const [txHash, block] of firstBlocks)
-        expect({
-          txHash,
-          canonical: (await canonicalHash(service.provider, block.number)) === block.hash,
-        }).toEqual({ txHash, canonical: false });
+      await expectOffTheChain(firstBlocks);
       await service.chain.mine(2);
 
-      await untilBackInLine('the orders after anvil_reorg', ids, 45_000);
-      // A reorg that also took a market move may leave them pending below their trigger: cross it again.
-      if (!(await marketCrosses(ids))) await moveMarket(service.provider, chain, PAIR, UP);
-      await untilCompleted('the 3 orders to complete after anvil_reorg', ids);
-      await expectEachExecutedOnce(ids, before);
+      await completedAfterReorg('anvil_reorg', ids, 45_000, before);
     }, 200_000);
   });
 
@@ -431,14 +415,10 @@ describe('reorg-safe completion', () => {
     it('anvil_reorg re-including the batch one block later: the orders stay or come back completed with that transaction, executed once', async () => {
       const who = makers.slice(0, 2);
       const before = await wethOf(who);
-      const orders = await ordersAboveMarket(who, 2);
-      const ids = orders.map((o) => o.id);
-      await moveMarket(service.provider, chain, PAIR, UP);
-      await untilCompleted('the 2 orders to complete the first time', ids);
+      const { ids } = await completedOnce(who, 2);
       await mine();
       const firstBlocks = await blocksOf(ids);
-      const from = Math.min(...[...firstBlocks.values()].map((b) => b.number));
-      const depth = (await headNumber(service.provider)) - from + 1;
+      const { from, depth } = await reorgFrom(firstBlocks);
       expect(depth).toBeGreaterThanOrEqual(2);
       // The batch transactions (one sender: in nonce order), each one block later than it was.
       const batches = await Promise.all(
@@ -460,10 +440,7 @@ describe('reorg-safe completion', () => {
       }
       await service.chain.mine(2);
 
-      await untilBackInLine('the orders after anvil_reorg re-including their batch', ids, 30_000);
-      if (!(await marketCrosses(ids))) await moveMarket(service.provider, chain, PAIR, UP);
-      await untilCompleted('the 2 orders to complete after anvil_reorg', ids);
-      await expectEachExecutedOnce(ids, before);
+      await completedAfterReorg('anvil_reorg re-including their batch', ids, 30_000, before);
     }, 200_000);
   });
 });

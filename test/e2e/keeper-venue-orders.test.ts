@@ -1,6 +1,5 @@
 import { Contract, id, type Wallet } from 'ethers';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
-import { limitOrderBody, limitOrderTokens } from '../factories/limit-orders';
 import type { ApiClient } from '../helpers/api-client';
 import {
   approveExecutor,
@@ -12,7 +11,7 @@ import {
   makerWallets,
   maxFeeBps,
   onchainIdOf,
-  signPair,
+  signedLimitOrderBody,
   token,
   waitForLimitOrder,
   waitUntilPairAccepted,
@@ -66,25 +65,7 @@ async function executeCrossingOrder(
   };
   const created = await createLimitOrder(
     client,
-    limitOrderBody({
-      accountTo: maker.address,
-      chainId: chain.chainId,
-      ...limitOrderTokens(tokenIn, tokenOut),
-      amount,
-      priceTrigger,
-      price: priceTrigger,
-      expired: String(Date.now() + 3_600_000),
-      gasPrice: '1',
-      slippage: '1',
-      signature: await signPair(
-        maker,
-        chain,
-        maker.address,
-        tokenIn.address,
-        tokenOut.address,
-        client.credentials.apiKey,
-      ),
-    }),
+    await signedLimitOrderBody(client, chain, { maker, tokenIn, tokenOut, amount, priceTrigger }),
   );
   const done = await waitForLimitOrder(client, created.id, ['completed', 'failed'], 60_000);
   expect(done.status).toBe('completed');

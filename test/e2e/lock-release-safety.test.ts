@@ -1,8 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Contract, Wallet, type JsonRpcProvider, type TransactionReceipt } from 'ethers';
+import { Contract, Wallet } from 'ethers';
 import { devnetKeys } from '../../devnet/keys';
-import type { ManifestChain } from '../../devnet/manifest';
-import type { ChainHandle } from '../../devnet/engine/devnet-chain';
 import { DEVNET_LOCK_TIMEOUT_SECONDS, DEVNET_RELEASE_DELAY_SECONDS } from '../../devnet/world/deploy-bridges';
 import { crossChainEntryInterface, lockReleaseBridgeInterface } from '../../shared/bridges/contracts';
 import { crossChainDexHash } from '../../shared/bridges/dex-hash';
@@ -10,7 +8,16 @@ import { LOCK_RELEASE_PROVIDER_ID } from '../../shared/bridges/lock-release/lock
 import { lockedEventsOf } from '../../shared/bridges/lock-release/locked-event';
 import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { Transfer } from '../../shared/store/repositories/transfers-repository';
-import { startService, type RunningService } from '../helpers/service-harness';
+import {
+  depositorWallet,
+  DESTINATION,
+  ORIGIN,
+  sendAndConfirm,
+  startRelayE2e,
+  tokenBalance,
+  type RelaySide,
+} from '../helpers/relay-e2e';
+import type { RunningService } from '../helpers/service-harness';
 
 /**
  * The lock-and-release bridge as an attacker and an unlucky user meet it, through the keeper on two devnet chains
@@ -21,71 +28,39 @@ import { startService, type RunningService } from '../helpers/service-harness';
 
 jest.setTimeout(240_000);
 
-const ORIGIN = 1;
-const DESTINATION = 137;
 const keys = devnetKeys(0);
 const USDC = 10n ** 6n;
 const ZERO = '0x0000000000000000000000000000000000000000';
 /** What a lock of `amount` may ask on the other side: less the bridge's 2 bps (LOCK_RELEASE_FEE_BPS), rounded up. */
 const afterBridgeFee = (amount: bigint): bigint => amount - (amount * 2n + 9_999n) / 10_000n;
 
-interface Side {
-  chain: ManifestChain;
-  handle: ChainHandle;
-  provider: JsonRpcProvider;
+interface Side extends RelaySide {
+  /** The chain's USDC. */
   usdc: string;
-  bridge: string;
-  entry: string;
 }
+
+const withUsdc = (s: RelaySide): Side => ({ ...s, usdc: s.token('USDC') });
 
 describe('the lock-and-release bridge refunds what it will not release and bounds its keys', () => {
   let service: RunningService;
   let origin: Side;
   let destination: Side;
 
-  function side(i: number): Side {
-    const chain = service.devnet.manifest.chains[i]!;
-    const handle = service.devnet.handles[i]!;
-    return {
-      chain,
-      handle,
-      provider: handle.provider,
-      usdc: chain.tokens.find((t) => t.symbol === 'USDC')!.address,
-      bridge: chain.contracts.lockReleaseBridge!,
-      entry: chain.contracts.crossChainEntry!,
-    };
-  }
-
   beforeAll(async () => {
-    service = await startService({
-      devnetEnv: { DEVNET_CHAINS: `${ORIGIN},${DESTINATION}`, DEVNET_PORTS: '0,0' },
-      env: { LOCK_RELEASE_CONFIRMATIONS: '2' },
-    });
-    origin = side(0);
-    destination = side(1);
+    const e2e = await startRelayE2e({ env: { LOCK_RELEASE_CONFIRMATIONS: '2' } });
+    service = e2e.service;
+    origin = withUsdc(e2e.origin);
+    destination = withUsdc(e2e.destination);
   });
 
   afterAll(async () => {
     await service?.close();
   });
 
-  const depositor = () => new Wallet(origin.chain.accounts[1]!.privateKey, origin.provider);
+  const depositor = () => depositorWallet(origin, 1);
   const owner = (s: Side) => new Wallet(keys.deployer.privateKey, s.provider);
 
-  async function send(wallet: Wallet, to: string, data: string): Promise<TransactionReceipt> {
-    const tx = await wallet.sendTransaction({ to, data, gasLimit: 1_000_000n });
-    const receipt = await tx.wait();
-    if (!receipt || receipt.status !== 1) throw new Error(`transaction ${tx.hash} failed`);
-    return receipt;
-  }
-
-  async function balance(s: Side, owner: string): Promise<bigint> {
-    const data = await s.provider.call({
-      to: s.usdc,
-      data: erc20Interface().encodeFunctionData('balanceOf', [owner]),
-    });
-    return erc20Interface().decodeFunctionResult('balanceOf', data)[0] as bigint;
-  }
+  const balance = (s: Side, owner: string): Promise<bigint> => tokenBalance(s, s.usdc, owner);
 
   const bridge = (s: Side, wallet?: Wallet) =>
     new Contract(s.bridge, lockReleaseBridgeInterface(), wallet ?? s.provider);
@@ -94,13 +69,13 @@ describe('the lock-and-release bridge refunds what it will not release and bound
   async function lockThroughEntry(amount: bigint, outputAmount: bigint, recipient: string) {
     const wallet = depositor();
     const fee = (amount * 2n) / 1000n;
-    await send(
+    await sendAndConfirm(
       wallet,
       origin.usdc,
       erc20Interface().encodeFunctionData('approve', [origin.entry, amount + fee]),
     );
     const now = (await origin.provider.getBlock('latest'))!.timestamp;
-    const receipt = await send(
+    const receipt = await sendAndConfirm(
       wallet,
       origin.entry,
       crossChainEntryInterface().encodeFunctionData('lock', [
@@ -188,8 +163,12 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     const amount = 40n * USDC;
     const recipient = Wallet.createRandom().address;
     const before = await balance(origin, wallet.address);
-    await send(wallet, origin.usdc, erc20Interface().encodeFunctionData('approve', [origin.bridge, amount]));
-    const receipt = await send(
+    await sendAndConfirm(
+      wallet,
+      origin.usdc,
+      erc20Interface().encodeFunctionData('approve', [origin.bridge, amount]),
+    );
+    const receipt = await sendAndConfirm(
       wallet,
       origin.bridge,
       lockReleaseBridgeInterface().encodeFunctionData('lock', [
@@ -236,7 +215,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
 
   it('holds a release past the hourly limit for the delay, then pays it', async () => {
     const limit = (await bridge(destination).releaseLimit(destination.usdc)) as bigint;
-    await send(
+    await sendAndConfirm(
       owner(destination),
       destination.bridge,
       lockReleaseBridgeInterface().encodeFunctionData('setReleaseLimit', [destination.usdc, 10n * USDC]),
@@ -267,7 +246,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
       expect(await balance(destination, recipient)).toBe(afterBridgeFee(amount));
       expect(await txStatus(receipt.hash)).toMatchObject({ status: 'SUCCESS' });
     } finally {
-      await send(
+      await sendAndConfirm(
         owner(destination),
         destination.bridge,
         lockReleaseBridgeInterface().encodeFunctionData('setReleaseLimit', [destination.usdc, limit]),
@@ -305,7 +284,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
       expect(Number((await bridge(origin).locks(b.nonce)).state)).toBe(1);
       expect(await balance(destination, second)).toBe(0n);
     } finally {
-      await send(
+      await sendAndConfirm(
         reserve,
         destination.usdc,
         erc20Interface().encodeFunctionData('transfer', [destination.bridge, aside]),
@@ -322,8 +301,12 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     const recipient = thief.address;
     const before = await balance(destination, recipient);
     // 1 USDC locked straight on the bridge, asking 5,000 USDC, accepted at once with the stolen key.
-    await send(thief, origin.usdc, erc20Interface().encodeFunctionData('approve', [origin.bridge, USDC]));
-    const receipt = await send(
+    await sendAndConfirm(
+      thief,
+      origin.usdc,
+      erc20Interface().encodeFunctionData('approve', [origin.bridge, USDC]),
+    );
+    const receipt = await sendAndConfirm(
       thief,
       origin.bridge,
       lockReleaseBridgeInterface().encodeFunctionData('lock', [
@@ -337,7 +320,11 @@ describe('the lock-and-release bridge refunds what it will not release and bound
       ]),
     );
     const nonce = lockedEventsOf(receipt.logs, origin.bridge)[0]!.nonce.toString();
-    await send(stolenKey, origin.bridge, lockReleaseBridgeInterface().encodeFunctionData('accept', [nonce]));
+    await sendAndConfirm(
+      stolenKey,
+      origin.bridge,
+      lockReleaseBridgeInterface().encodeFunctionData('accept', [nonce]),
+    );
     const row = await until(nonce, ['refused', 'released', 'releasing', 'release_queued']);
     expect(row).toMatchObject({
       status: 'refused',
@@ -358,7 +345,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     const thief = Wallet.createRandom().address;
     const next = (await bridge(origin).lockCount()) as bigint;
     // The next lock's message, burned ahead with 1 unit to the thief.
-    await send(
+    await sendAndConfirm(
       stolenKey,
       destination.bridge,
       lockReleaseBridgeInterface().encodeFunctionData('release', [
@@ -387,7 +374,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     const rotated = Wallet.createRandom().address;
     const admin = keys.bridgeAdmin.address;
     for (const s of [origin, destination])
-      await send(
+      await sendAndConfirm(
         owner(s),
         s.bridge,
         lockReleaseBridgeInterface().encodeFunctionData('setReleaser', [rotated]),
@@ -420,7 +407,7 @@ describe('the lock-and-release bridge refunds what it will not release and bound
       expect(await balance(destination, recipient)).toBe(0n);
     } finally {
       for (const s of [origin, destination])
-        await send(
+        await sendAndConfirm(
           owner(s),
           s.bridge,
           lockReleaseBridgeInterface().encodeFunctionData('setReleaser', [admin]),

@@ -1,25 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  toBeHex,
-  toQuantity,
-  Transaction,
-  Wallet,
-  zeroPadValue,
-  type JsonRpcProvider,
-  type TransactionReceipt,
-} from 'ethers';
-import { devnetKeys } from '../../devnet/keys';
-import type { ManifestChain } from '../../devnet/manifest';
-import type { ChainHandle } from '../../devnet/start-chain';
+import { toQuantity, Transaction, Wallet, type TransactionReceipt } from 'ethers';
 import type { KeeperInstance } from '../../keeper/build-keeper';
-import { addressToBytes32, fundsDepositsOf } from '../../shared/bridges/across/relay-data';
 import { spokePoolInterface } from '../../shared/bridges/contracts';
-import { crossChainDexHash } from '../../shared/bridges/dex-hash';
-import { INTENT_PROVIDER_ID } from '../../shared/bridges/intent/intent-deps';
-import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { Transfer } from '../../shared/store/repositories/transfers-repository';
 import { startRecordingRelay, type RecordingRelay, type RelayedSend } from '../helpers/recording-relay';
-import { startService, type RunningService } from '../helpers/service-harness';
+import {
+  depositOnSpokePool,
+  DESTINATION,
+  filledRelayLogs,
+  ORIGIN,
+  postIntentTxStatus,
+  RELAYER,
+  startRelayE2e,
+  tokenBalance,
+  type RelaySide,
+} from '../helpers/relay-e2e';
+import type { RunningService } from '../helpers/service-harness';
 
 /**
  * Issue 23: a relay fill stuck unmined is re-signed at its nonce with fees at least 12.5% higher after
@@ -32,20 +28,9 @@ import { startService, type RunningService } from '../helpers/service-harness';
 
 jest.setTimeout(240_000);
 
-const ORIGIN = 1;
-const DESTINATION = 137;
 const REPLACE_AFTER_BLOCKS = 2;
-const RELAYER = devnetKeys(0).relayer.address;
 const USDC_UNITS = 10n ** 6n;
 const DONE = ['filled', 'repaid'];
-
-interface Side {
-  chain: ManifestChain;
-  handle: ChainHandle;
-  provider: JsonRpcProvider;
-  token(symbol: string): string;
-  spokePool: string;
-}
 
 /** A fill of the relayer the relay took, decoded. */
 interface RelayedFill {
@@ -78,27 +63,14 @@ function bumpedOver(earlier: Fees, later: Fees): boolean {
 
 describe('a stuck relay fill is replaced with higher fees', () => {
   let service: RunningService;
-  let origin: Side;
-  let destination: Side;
+  let origin: RelaySide;
+  let destination: RelaySide;
   const keepers: KeeperInstance[] = [];
   const relays: RecordingRelay[] = [];
 
-  function side(i: number): Side {
-    const chain = service.devnet.manifest.chains[i]!;
-    const handle = service.devnet.handles[i]!;
-    return {
-      chain,
-      handle,
-      provider: handle.provider,
-      token: (symbol) => chain.tokens.find((t) => t.symbol === symbol)!.address,
-      spokePool: chain.contracts.spokePool!,
-    };
-  }
-
   beforeAll(async () => {
     // Each case starts its own keeper: a private one needs its relay, which needs the destination's URL.
-    service = await startService({
-      devnetEnv: { DEVNET_CHAINS: `${ORIGIN},${DESTINATION}`, DEVNET_PORTS: '0,0' },
+    ({ service, origin, destination } = await startRelayE2e({
       keepers: 0,
       env: {
         INTENT_CONFIRMATIONS: '2',
@@ -106,9 +78,7 @@ describe('a stuck relay fill is replaced with higher fees', () => {
         CROSS_CHAIN_FILL_DEADLINE_SECONDS: '600',
         KEEPER_REPLACE_AFTER_BLOCKS: String(REPLACE_AFTER_BLOCKS),
       },
-    });
-    origin = side(0);
-    destination = side(1);
+    }));
   }, 240_000);
 
   afterEach(async () => {
@@ -139,50 +109,12 @@ describe('a stuck relay fill is replaced with higher fees', () => {
 
   const store = () => service.api.store;
 
-  async function send(wallet: Wallet, to: string, data: string): Promise<TransactionReceipt> {
-    const tx = await wallet.sendTransaction({ to, data, gasLimit: 1_000_000n });
-    const receipt = await tx.wait();
-    if (!receipt || receipt.status !== 1) throw new Error(`transaction ${tx.hash} failed`);
-    return receipt;
-  }
-
-  async function balance(s: Side, token: string, owner: string): Promise<bigint> {
-    const data = await s.provider.call({
-      to: token,
-      data: erc20Interface().encodeFunctionData('balanceOf', [owner]),
-    });
-    return erc20Interface().decodeFunctionResult('balanceOf', data)[0] as bigint;
-  }
-
   /**
    * A USDC → USDC deposit straight on the origin SpokePool, our relayer exclusive for 30 s, confirmed (the keeper
    * waits for INTENT_CONFIRMATIONS = 2 origin blocks).
    */
-  async function deposit(amount: bigint, recipient: string) {
-    const wallet = new Wallet(origin.chain.accounts[0]!.privateKey, origin.provider);
-    const usdc = origin.token('USDC');
-    await send(wallet, usdc, erc20Interface().encodeFunctionData('approve', [origin.spokePool, amount]));
-    const now = (await origin.provider.getBlock('latest'))!.timestamp;
-    const outputAmount = (amount * 99n) / 100n;
-    const data = spokePoolInterface().encodeFunctionData('deposit', [
-      addressToBytes32(wallet.address),
-      addressToBytes32(recipient),
-      addressToBytes32(usdc),
-      addressToBytes32(destination.token('USDC')),
-      amount,
-      outputAmount,
-      DESTINATION,
-      addressToBytes32(RELAYER),
-      now,
-      now + 3600,
-      30,
-      '0x',
-    ]);
-    const receipt = await send(wallet, origin.spokePool, data);
-    const [found] = fundsDepositsOf(receipt.logs, origin.spokePool, ORIGIN);
-    await origin.handle.mine();
-    return { depositId: found!.relayData.depositId.toString(), receipt, outputAmount };
-  }
+  const deposit = (amount: bigint, recipient: string) =>
+    depositOnSpokePool(origin, destination, { amount, recipient });
 
   async function transfer(depositId: string): Promise<Transfer | undefined> {
     return store().transfers.findByDeposit('intent', ORIGIN, depositId);
@@ -321,30 +253,11 @@ describe('a stuck relay fill is replaced with higher fees', () => {
   }
 
   /** FilledRelay events of the deposit on the destination. */
-  async function fillEventsOf(depositId: string) {
-    const iface = spokePoolInterface();
-    return destination.provider.getLogs({
-      address: destination.spokePool,
-      topics: [
-        iface.getEvent('FilledRelay')!.topicHash,
-        zeroPadValue(toBeHex(ORIGIN), 32),
-        zeroPadValue(toBeHex(BigInt(depositId)), 32),
-      ],
-      fromBlock: 0,
-    });
-  }
+  const fillEventsOf = (depositId: string) => filledRelayLogs(destination, depositId);
 
   /** POST /tx-status of the deposit as a client reads it. */
   async function txStatus(depositTxHash: string) {
-    const res = await service.client.post<{
-      status: string;
-      toTxHash: string | null;
-      toAmount: string | null;
-    }>('/tx-status', {
-      hash: depositTxHash,
-      chainId: ORIGIN,
-      dexHash: crossChainDexHash(INTENT_PROVIDER_ID),
-    });
+    const res = await postIntentTxStatus(service.client, depositTxHash);
     expect(res.status).toBe(200);
     return res.body.data!;
   }
@@ -366,7 +279,7 @@ describe('a stuck relay fill is replaced with higher fees', () => {
     expect(receipt.status).toBe(1);
     expect(receipt.from).toBe(RELAYER);
     expect((await destination.provider.getTransaction(minedHash))!.nonce).toBe(nonce);
-    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(d.outputAmount);
+    expect(await tokenBalance(destination, destination.token('USDC'), recipient)).toBe(d.outputAmount);
     expect(await txStatus(d.receipt.hash)).toMatchObject({
       status: 'SUCCESS',
       toTxHash: minedHash,

@@ -1,15 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Wallet, ZeroAddress, type JsonRpcProvider, type TransactionReceipt } from 'ethers';
+import { Wallet, ZeroAddress } from 'ethers';
 import { devnetKeys } from '../../devnet/keys';
 import { movePrice } from '../../devnet/market-mover';
-import type { ManifestChain } from '../../devnet/manifest';
-import type { ChainHandle } from '../../devnet/start-chain';
 import { DEFAULT_PRICE_BOUND } from '../../devnet/world/deploy-service-contracts';
-import { addressToBytes32, FillStatus, fundsDepositsOf } from '../../shared/bridges/across/relay-data';
+import { FillStatus } from '../../shared/bridges/across/relay-data';
 import { spokePoolInterface } from '../../shared/bridges/contracts';
-import { erc20Interface, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
+import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import type { Transfer } from '../../shared/store/repositories/transfers-repository';
-import { startService, type RunningService } from '../helpers/service-harness';
+import {
+  depositOnSpokePool,
+  DESTINATION,
+  ORIGIN,
+  RELAYER,
+  startRelayE2e,
+  tokenBalance,
+  type RelaySide,
+} from '../helpers/relay-e2e';
+import type { RunningService } from '../helpers/service-harness';
 
 /**
  * The relayer against deposits made straight into the origin SpokePool (not through our API), as any Across relayer
@@ -21,10 +28,7 @@ import { startService, type RunningService } from '../helpers/service-harness';
 
 jest.setTimeout(420_000);
 
-const ORIGIN = 1;
-const DESTINATION = 137;
 const keys = devnetKeys(0);
-const RELAYER = keys.relayer.address;
 const USDC = 10n ** 6n;
 const LINK = 10n ** 18n;
 const Q128 = 1n << 128n;
@@ -33,42 +37,19 @@ const MAX_HOURLY_USD = 150_000n;
 
 describe('the relayer values direct deposits at manipulation-resistant prices, within caps', () => {
   let service: RunningService;
-  let origin: Side;
-  let destination: Side;
+  let origin: RelaySide;
+  let destination: RelaySide;
   /** Output the keeper paid in this file so far (the hourly cap counts it). */
   let paidOut = 0n;
 
-  interface Side {
-    chain: ManifestChain;
-    handle: ChainHandle;
-    provider: JsonRpcProvider;
-    token(symbol: string): string;
-    spokePool: string;
-  }
-
-  function side(i: number): Side {
-    const chain = service.devnet.manifest.chains[i]!;
-    const handle = service.devnet.handles[i]!;
-    return {
-      chain,
-      handle,
-      provider: handle.provider,
-      token: (symbol) => chain.tokens.find((t) => t.symbol === symbol)!.address,
-      spokePool: chain.contracts.spokePool!,
-    };
-  }
-
   beforeAll(async () => {
-    service = await startService({
-      devnetEnv: { DEVNET_CHAINS: `${ORIGIN},${DESTINATION}`, DEVNET_PORTS: '0,0' },
+    ({ service, origin, destination } = await startRelayE2e({
       env: {
         INTENT_CONFIRMATIONS: '2',
         RELAYER_MAX_FILL_USD: String(MAX_FILL_USD),
         RELAYER_MAX_HOURLY_USD: String(MAX_HOURLY_USD),
       },
-    });
-    origin = side(0);
-    destination = side(1);
+    }));
     // Half an hour of pool history behind the time-weighted prices, as a live chain has (the feeds stay fresh).
     for (const s of [origin, destination]) {
       await s.handle.increaseTime(DEFAULT_PRICE_BOUND.twapWindow);
@@ -80,23 +61,7 @@ describe('the relayer values direct deposits at manipulation-resistant prices, w
     await service?.close();
   });
 
-  const depositor = () => new Wallet(origin.chain.accounts[0]!.privateKey, origin.provider);
   const store = () => service.api.store;
-
-  async function send(wallet: Wallet, to: string, data: string): Promise<TransactionReceipt> {
-    const tx = await wallet.sendTransaction({ to, data, gasLimit: 1_000_000n });
-    const receipt = await tx.wait();
-    if (!receipt || receipt.status !== 1) throw new Error(`transaction ${tx.hash} failed`);
-    return receipt;
-  }
-
-  async function balance(s: Side, token: string, owner: string): Promise<bigint> {
-    const data = await s.provider.call({
-      to: token,
-      data: erc20Interface().encodeFunctionData('balanceOf', [owner]),
-    });
-    return erc20Interface().decodeFunctionResult('balanceOf', data)[0] as bigint;
-  }
 
   /** The origin OrderExecutor's bound price of a whole `symbol` in USDC base units (the keeper's reference). */
   async function referenceUsdc(symbol: string, amount: bigint): Promise<bigint> {
@@ -118,31 +83,14 @@ describe('the relayer values direct deposits at manipulation-resistant prices, w
     outputAmount: bigint,
     recipient: string,
   ): Promise<{ depositId: string }> {
-    const wallet = depositor();
-    const token = origin.token(input);
-    await send(wallet, token, erc20Interface().encodeFunctionData('approve', [origin.spokePool, amount]));
-    const now = (await origin.provider.getBlock('latest'))!.timestamp;
-    const receipt = await send(
-      wallet,
-      origin.spokePool,
-      spokePoolInterface().encodeFunctionData('deposit', [
-        addressToBytes32(wallet.address),
-        addressToBytes32(recipient),
-        addressToBytes32(token),
-        addressToBytes32(destination.token('USDC')),
-        amount,
-        outputAmount,
-        DESTINATION,
-        addressToBytes32(ZeroAddress),
-        now,
-        now + 3600,
-        0,
-        '0x',
-      ]),
-    );
-    const [found] = fundsDepositsOf(receipt.logs, origin.spokePool, ORIGIN);
-    await origin.handle.mine();
-    return { depositId: found!.relayData.depositId.toString() };
+    return depositOnSpokePool(origin, destination, {
+      inputSymbol: input,
+      amount,
+      outputAmount,
+      recipient,
+      exclusiveRelayer: ZeroAddress,
+      exclusivityParameter: 0,
+    });
   }
 
   async function transfer(depositId: string): Promise<Transfer | undefined> {
@@ -203,7 +151,7 @@ describe('the relayer values direct deposits at manipulation-resistant prices, w
   it('pays nothing for a deposit priced off a pumped pool, and nothing once the pump is sold back', async () => {
     const mover = keys.mover.connect(origin.provider);
     const usdc137 = destination.token('USDC');
-    const relayerBefore = await balance(destination, usdc137, RELAYER);
+    const relayerBefore = await tokenBalance(destination, usdc137, RELAYER);
     const recipient = Wallet.createRandom().address;
     const reference = await referenceUsdc('LINK', 1_000n * LINK);
     // 15 USD a LINK: the world's price, from LINK's USD feed.
@@ -240,8 +188,8 @@ describe('the relayer values direct deposits at manipulation-resistant prices, w
     const row = (await transfer(depositId))!;
     expect(row).toMatchObject({ status: 'deposited', fillTxHash: null });
     expect(await fillStatus(row.relayHash!)).toBe(FillStatus.Unfilled);
-    expect(await balance(destination, usdc137, recipient)).toBe(0n);
-    expect(await balance(destination, usdc137, RELAYER)).toBe(relayerBefore);
+    expect(await tokenBalance(destination, usdc137, recipient)).toBe(0n);
+    expect(await tokenBalance(destination, usdc137, RELAYER)).toBe(relayerBefore);
 
     // The attacker sells the LINK back: at a fair spot price the deposit asks far more than it pays.
     const back = await movePrice({
@@ -256,20 +204,22 @@ describe('the relayer values direct deposits at manipulation-resistant prices, w
     expect(back.after / pump.before).toBeCloseTo(1, 2);
     await heldFor(depositId, /^unprofitable/);
     expect(await fillStatus(row.relayHash!)).toBe(FillStatus.Unfilled);
-    expect(await balance(destination, usdc137, RELAYER)).toBe(relayerBefore);
+    expect(await tokenBalance(destination, usdc137, RELAYER)).toBe(relayerBefore);
   });
 
   it('fills a fair direct deposit of LINK for USDC', async () => {
     const recipient = Wallet.createRandom().address;
     // 3% under the reference value: the relayer's margin, as a quote would leave it.
     const outputAmount = ((await referenceUsdc('LINK', 100n * LINK)) * 97n) / 100n;
-    const relayerBefore = await balance(destination, destination.token('USDC'), RELAYER);
+    const relayerBefore = await tokenBalance(destination, destination.token('USDC'), RELAYER);
     const { depositId } = await deposit('LINK', 100n * LINK, outputAmount, recipient);
     const done = await filled(depositId);
     paidOut += outputAmount;
     expect(await fillStatus(done.relayHash!)).toBe(FillStatus.Filled);
-    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(outputAmount);
-    expect(await balance(destination, destination.token('USDC'), RELAYER)).toBe(relayerBefore - outputAmount);
+    expect(await tokenBalance(destination, destination.token('USDC'), recipient)).toBe(outputAmount);
+    expect(await tokenBalance(destination, destination.token('USDC'), RELAYER)).toBe(
+      relayerBefore - outputAmount,
+    );
   });
 
   it('holds a fill over RELAYER_MAX_FILL_USD and fills a smaller one', async () => {
@@ -284,7 +234,7 @@ describe('the relayer values direct deposits at manipulation-resistant prices, w
     const small = await deposit('USDC', 90_001n * USDC, 90_000n * USDC, recipient);
     await filled(small.depositId);
     paidOut += 90_000n * USDC;
-    expect(await balance(destination, usdc137, recipient)).toBe(90_000n * USDC);
+    expect(await tokenBalance(destination, usdc137, recipient)).toBe(90_000n * USDC);
     expect((await transfer(big.depositId))!.status).toBe('deposited');
     expect(await fillStatus(row.relayHash!)).toBe(FillStatus.Unfilled);
   });
@@ -301,7 +251,7 @@ describe('the relayer values direct deposits at manipulation-resistant prices, w
     const within = over - 2n * USDC;
     const fits = await deposit('USDC', within + USDC, within, recipient);
     await filled(fits.depositId);
-    expect(await balance(destination, destination.token('USDC'), recipient)).toBe(within);
+    expect(await tokenBalance(destination, destination.token('USDC'), recipient)).toBe(within);
     expect(await fillStatus(row.relayHash!)).toBe(FillStatus.Unfilled);
   });
 });

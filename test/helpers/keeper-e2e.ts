@@ -1,7 +1,7 @@
-import type { Wallet } from 'ethers';
+import { MaxUint256, type Wallet } from 'ethers';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import type { ApiClient } from './api-client';
-import { balanceOf, makerWallets, maxFeeBps, token, waitUntilPairAccepted } from './maker';
+import { approveExecutor, balanceOf, makerWallets, maxFeeBps, token, waitUntilPairAccepted } from './maker';
 import { startService, type RunningService, type ServiceOptions } from './service-harness';
 
 /**
@@ -45,4 +45,25 @@ export async function startWethUsdcKeeperE2e(options: ServiceOptions = {}): Prom
     await service.close();
     throw err;
   }
+}
+
+/**
+ * Registers, in the describe block it is called in, a beforeAll that starts a WethUsdcKeeperE2e of the block's own
+ * (`options`), hands it to `use`, and has every maker approve the OrderExecutor for all its WETH; and an afterAll
+ * that closes it. The allowances are set before any case runs: a revert to a snapshot a case takes keeps them.
+ */
+export function onItsOwnWethUsdcKeeperE2e(
+  options: ServiceOptions,
+  use: (e2e: WethUsdcKeeperE2e) => void,
+): void {
+  let e2e: WethUsdcKeeperE2e | undefined;
+  beforeAll(async () => {
+    e2e = await startWethUsdcKeeperE2e(options);
+    use(e2e);
+    for (const maker of e2e.makers) await approveExecutor(maker, e2e.chain, e2e.weth.address, MaxUint256);
+  }, 150_000);
+
+  afterAll(async () => {
+    await e2e?.service.close();
+  });
 }

@@ -19,7 +19,7 @@ import { V2_ROUTER_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
 import { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES } from '../../shared/domain/pair-authorization';
 import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { plainDecimalOf } from '../../shared/domain/amount-bounds';
-import type { DcaStrategyRequest } from '../factories/dca-strategies';
+import { dcaStrategyBody, dcaStrategyTokens, type DcaStrategyRequest } from '../factories/dca-strategies';
 import { limitOrderBody, limitOrderTokens, type LimitOrderRequest } from '../factories/limit-orders';
 import type { ApiClient, ApiResponse, Envelope } from './api-client';
 
@@ -363,6 +363,73 @@ export async function createLimitOrder(
   }
 }
 
+/** A maker selling `tokenIn` for `tokenOut`, in a limit order or a DCA strategy. */
+export interface MakerPair {
+  maker: Wallet;
+  tokenIn: ManifestToken;
+  tokenOut: ManifestToken;
+}
+
+/** The maker's pair authorization (signPair) for the orders `client` creates. */
+function signPairFor(
+  client: ApiClient,
+  chain: ManifestChain,
+  { maker, tokenIn, tokenOut }: MakerPair,
+): Promise<string> {
+  return signPair(maker, chain, maker.address, tokenIn.address, tokenOut.address, client.credentials.apiKey);
+}
+
+/**
+ * A POST /limit-order body as the maker sends it through `client`: `amount` of tokenIn for tokenOut at
+ * `priceTrigger` (the price too), expiring in an hour, gas price 1, 1% slippage, the pair signed for the client's
+ * key. `over` replaces fields.
+ */
+export async function signedLimitOrderBody(
+  client: ApiClient,
+  chain: ManifestChain,
+  order: MakerPair & { amount: string; priceTrigger: string },
+  over: Partial<LimitOrderRequest> = {},
+): Promise<LimitOrderRequest> {
+  return limitOrderBody({
+    accountTo: order.maker.address,
+    chainId: chain.chainId,
+    ...limitOrderTokens(order.tokenIn, order.tokenOut),
+    amount: order.amount,
+    priceTrigger: order.priceTrigger,
+    price: order.priceTrigger,
+    expired: String(Date.now() + 3_600_000),
+    gasPrice: '1',
+    slippage: '1',
+    signature: await signPairFor(client, chain, order),
+    ...over,
+  });
+}
+
+/**
+ * A POST /dca-order/strategies body as the maker sends it through `client`: `totalAmount` of tokenIn into tokenOut
+ * in `iterations` orders `frequency` seconds apart, 1% slippage, the pair signed for the client's key. `over`
+ * replaces fields.
+ */
+export async function signedStrategyBody(
+  client: ApiClient,
+  chain: ManifestChain,
+  strategy: MakerPair & Pick<DcaStrategyRequest, 'totalAmount' | 'iterations' | 'frequency'>,
+  over: Partial<DcaStrategyRequest> = {},
+): Promise<DcaStrategyRequest> {
+  return dcaStrategyBody({
+    accountTo: strategy.maker.address,
+    chainIdFrom: chain.chainId,
+    chainIdTo: chain.chainId,
+    ...dcaStrategyTokens(strategy.tokenIn, strategy.tokenOut),
+    totalAmount: strategy.totalAmount,
+    iterations: strategy.iterations,
+    frequency: strategy.frequency,
+    slippage: 1,
+    signature: await signPairFor(client, chain, strategy),
+    ...over,
+  });
+}
+
 /**
  * Waits until POST /limit-order accepts the pair (the keeper has published its reference price): creates an
  * order no market reaches and cancels it at once.
@@ -378,24 +445,12 @@ export async function waitUntilPairAccepted(
   const unreachable = '1000000000';
   const probe = await createLimitOrder(
     client,
-    limitOrderBody({
-      accountTo: maker.address,
-      chainId: chain.chainId,
-      ...limitOrderTokens(tokenIn, tokenOut),
+    await signedLimitOrderBody(client, chain, {
+      maker,
+      tokenIn,
+      tokenOut,
       amount: '1',
       priceTrigger: unreachable,
-      price: unreachable,
-      expired: String(Date.now() + 3_600_000),
-      gasPrice: '1',
-      slippage: '1',
-      signature: await signPair(
-        maker,
-        chain,
-        maker.address,
-        tokenIn.address,
-        tokenOut.address,
-        client.credentials.apiKey,
-      ),
     }),
     timeoutMs,
   );
