@@ -164,6 +164,7 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
         client,
         transactions: store.keeperTransactions,
         settler,
+        pool,
         metrics,
         guard,
         timer,

@@ -7,6 +7,7 @@ import type {
 import type { KeeperMetrics } from '../keeper-metrics';
 import type { RowGuard } from '../row-guard';
 import type { StageTimer } from '../stage-timer';
+import type { WalletPool } from '../submit/wallet-pool';
 import type { BatchSettler } from './batch-settler';
 import { CanonicalBlocks } from './canonical-blocks';
 
@@ -15,6 +16,8 @@ export interface SettleStageDeps {
   client: ChainClient;
   transactions: KeeperTransactionsRepository;
   settler: Pick<BatchSettler, 'settleMined'>;
+  /** A reopened batch takes its wallet's slot again (its settlement frees it, as for any batch in flight). */
+  pool: Pick<WalletPool, 'find'>;
   metrics: KeeperMetrics;
   guard: RowGuard;
   timer: StageTimer;
@@ -91,6 +94,7 @@ export class SettleStage {
       deps.now(),
     );
     if (!reopened) return;
+    deps.pool.find(row.executor)?.take();
     deps.metrics.settlementReopened(deps.chainId);
     deps.log.warn(
       {
