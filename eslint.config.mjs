@@ -27,7 +27,28 @@ export default tseslint.config(
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
     },
     // Packages cannot import our modules back: not following them keeps the lint fast.
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // The layers: shared ← api, keeper ← devnet (the test world, its launchers and the simulation) ← tools and
+      // tests. The production processes never load the devnet; shared never reaches up.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: ['./api', './keeper'],
+              from: './devnet',
+              message: 'api/ and keeper/ are production code: the devnet imports them, never the other way.',
+            },
+            {
+              target: './shared',
+              from: ['./api', './keeper', './devnet', './embedded', './test', './bench'],
+              message: 'shared/ is the bottom layer: it imports from no other folder of the project.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['**/*.js'],

@@ -1,26 +1,19 @@
-import { devnetBridgeEnv } from '../devnet/bridge-keys';
-import { manifestChainsOf } from '../devnet/manifest-chains';
-import { loadConfig } from '../shared/config/load-config';
+import { ConfigError, loadConfig } from '../shared/config/load-config';
 import { runUntilSignal } from '../shared/process/run-until-signal';
-import { dialectOf } from '../shared/store/create-knex';
-import { buildApi } from './build-api';
+import { serveApi } from './serve-api';
 
-/** `npm run start:api`: the api alone, on the chains of CHAINS_FILE or of the devnet named by DEVNET_MANIFEST. */
+/**
+ * `npm run start:api`: the api alone, on the chains of CHAINS_FILE, as production runs it. It knows nothing of the
+ * devnet: on a devnet's manifest the api runs as `npm run devnet:api` (devnet/apart/api-main.ts).
+ */
 runUntilSignal(
   async (life) => {
-    const devnet = manifestChainsOf(process.env);
-    // On a devnet the bridges' keys and relayer address are the devnet's unless set explicitly.
-    const env = devnet ? { ...process.env, ...devnetBridgeEnv(process.env) } : process.env;
-    const config = loadConfig(env, devnet ? { chains: devnet.chains } : {});
-    const api = await buildApi(config);
-    life.useLog(api.log);
-    life.onStop(() => api.close());
-    const { baseUrl, adminUrl } = await api.listen();
-    const chains = devnet?.file ?? config.chainsFile;
-    api.log.info({ baseUrl, adminUrl, store: dialectOf(config), chains }, 'api listening');
-    console.warn(
-      `api: ${baseUrl} (admin ${adminUrl}, store ${dialectOf(config)}, data ${config.dataDir}, chains ${chains})`,
-    );
+    if (process.env.DEVNET_MANIFEST?.trim())
+      throw new ConfigError(
+        'Invalid configuration: DEVNET_MANIFEST is read by `npm run devnet:api`, not by `npm run start:api` (which serves CHAINS_FILE)',
+      );
+    const config = loadConfig(process.env);
+    await serveApi(life, config, config.chainsFile);
   },
   { failedToStart: 'api failed to start' },
 );

@@ -10,8 +10,8 @@ import { newAccountClient } from '../helpers/api-client';
 import { crossingOrder, expectCrossingOrderExecuted } from '../helpers/crossing-order';
 
 /**
- * The README's "Running the api and the keeper apart": `npm run devnet` (chains only), then `npm run start:api` and
- * `npm run keeper` as processes of their own with DEVNET_MANIFEST, sharing the SQLite store of the data folder.
+ * The README's "Running the api and the keeper apart": `npm run devnet` (chains only), then `npm run devnet:api` and
+ * `npm run devnet:keeper` as processes of their own with DEVNET_MANIFEST, sharing the SQLite store of the data folder.
  * A limit order created through the api is executed on-chain by the keeper process with the devnet's executors.
  */
 
@@ -110,7 +110,11 @@ describe('the api and the keeper run apart on the devnet manifest', () => {
 
   it('a bad DEVNET_MANIFEST stops the api in one line naming it', async () => {
     const missing = path.join(dataDir, 'elsewhere', 'devnet.json');
-    const wrong = startScript('api/main.ts', { DEVNET_MANIFEST: missing, DATA_DIR: dataDir, PORT: '0' });
+    const wrong = startScript('devnet/apart/api-main.ts', {
+      DEVNET_MANIFEST: missing,
+      DATA_DIR: dataDir,
+      PORT: '0',
+    });
     expect(await wrong.exited).toBe(1);
     expect(wrong.output()).toBe(
       `api failed to start: Invalid configuration: DEVNET_MANIFEST="${missing}" does not exist: start the devnet ` +
@@ -118,10 +122,25 @@ describe('the api and the keeper run apart on the devnet manifest', () => {
     );
   });
 
+  it("the production api and keeper know nothing of a devnet's manifest: each stops in one line saying where it goes", async () => {
+    const env = { DEVNET_MANIFEST: manifestFile, DATA_DIR: dataDir, PORT: '0', KEEPER_ADMIN_PORT: '0' };
+    const api = startScript('api/main.ts', env);
+    const keeper = startScript('keeper/main.ts', env);
+    expect([await api.exited, await keeper.exited]).toEqual([1, 1]);
+    expect(api.output()).toBe(
+      'api failed to start: Invalid configuration: DEVNET_MANIFEST is read by `npm run devnet:api`, not by ' +
+        '`npm run start:api` (which serves CHAINS_FILE)\n',
+    );
+    expect(keeper.output()).toBe(
+      'keeper failed to start: Invalid configuration: DEVNET_MANIFEST is read by `npm run devnet:keeper`, not by ' +
+        '`npm run keeper` (which serves CHAINS_FILE)\n',
+    );
+  });
+
   it('serves the devnet chain from the api process and executes a limit order from the keeper process', async () => {
     const apart = { DEVNET_MANIFEST: manifestFile, DATA_DIR: dataDir };
-    api = startScript('api/main.ts', { ...apart, PORT: '0', ADMIN_PORT: '0' });
-    keeper = startScript('keeper/main.ts', { ...apart, KEEPER_ADMIN_PORT: '0' });
+    api = startScript('devnet/apart/api-main.ts', { ...apart, PORT: '0', ADMIN_PORT: '0' });
+    keeper = startScript('devnet/apart/keeper-main.ts', { ...apart, KEEPER_ADMIN_PORT: '0' });
     const [, baseUrl] = await api.waitFor(/api: (http:\/\/\S+\/api\/v1) .*chains (\S+)\)/, 120_000);
     expect(api.output()).toContain(`store sqlite, data ${dataDir}, chains ${manifestFile})`);
     const [, keeperAdmin] = await keeper.waitFor(/keeper: \S+ \(admin (http:\/\/\S+)\)/, 120_000);
