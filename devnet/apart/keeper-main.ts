@@ -1,9 +1,7 @@
 import { runKeeper } from '../../keeper/run-keeper';
-import { ConfigError, loadConfig } from '../../shared/config/load-config';
 import { runUntilSignal } from '../../shared/process/run-until-signal';
-import { devnetBridgeEnv } from '../bridge-keys';
-import { manifestChainsOf } from '../manifest-chains';
 import { devnetExecutorKeys } from '../manifest-executors';
+import { apartConfig } from './apart-config';
 
 /**
  * `npm run devnet:keeper`: the keeper alone on the chains of the devnet named by DEVNET_MANIFEST. Without keys of
@@ -11,13 +9,7 @@ import { devnetExecutorKeys } from '../manifest-executors';
  */
 runUntilSignal(
   async (life) => {
-    const devnet = manifestChainsOf(process.env);
-    if (!devnet)
-      throw new ConfigError(
-        'Invalid configuration: DEVNET_MANIFEST is empty: name the devnet.json that `npm run devnet` wrote',
-      );
-    // On a devnet the bridges' keys and relayer address are the devnet's unless set explicitly.
-    const config = loadConfig({ ...process.env, ...devnetBridgeEnv(process.env) }, { chains: devnet.chains });
+    const { devnet, config } = apartConfig(process.env);
     const { executorPrivateKeys, executorKeystoreFiles } = config.keeper;
     const executorKeys =
       executorPrivateKeys.length === 0 && executorKeystoreFiles.length === 0

@@ -24,6 +24,7 @@ import {
   tokenBalance,
   type RelaySide,
   type SpokeDeposit,
+  afterStageRuns,
 } from '../helpers/relay-e2e';
 import type { RunningService } from '../helpers/service-harness';
 
@@ -258,7 +259,8 @@ describe('the keeper relays and settles cross-chain transfers', () => {
     // Past the deposit's old block by one: the keeper would fill it now, were it still there.
     await origin.handle.mine(3);
     await waitForStatus('intent', depositId, ['reorged']);
-    await sleep(1_500);
+    // The fill stage has looked at the destination again since: a fill it would send, it has sent.
+    await afterStageRuns(service, destination, 'relay_fill', 3);
     expect(await fillsOf(depositId)).toBe(0);
     expect(await tokenBalance(destination, destination.token('USDC'), recipient)).toBe(0n);
 

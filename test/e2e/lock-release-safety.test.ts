@@ -16,6 +16,7 @@ import {
   startRelayE2e,
   tokenBalance,
   type RelaySide,
+  afterStageRuns,
 } from '../helpers/relay-e2e';
 import type { RunningService } from '../helpers/service-harness';
 
@@ -128,25 +129,9 @@ describe('the lock-and-release bridge refunds what it will not release and bound
     );
   }
 
-  /** Runs of the keeper's release stage on the destination so far (its tick histogram's count). */
-  async function releaseStageRuns(): Promise<number> {
-    const text = await service.keepers[0]!.metrics.registry.metrics();
-    const match = new RegExp(
-      `tas_keeper_tick_duration_seconds_count\\{chain_id="${DESTINATION}",stage="relay_release"\\} (\\d+)`,
-    ).exec(text);
-    return match ? Number(match[1]) : 0;
-  }
-
   /** Until the keeper has run its release stage on the destination `runs` more times: what it would do, it did. */
-  async function afterReleaseRuns(runs: number, timeoutMs = 30_000): Promise<void> {
-    const target = (await releaseStageRuns()) + runs;
-    const deadline = Date.now() + timeoutMs;
-    while ((await releaseStageRuns()) < target) {
-      if (Date.now() > deadline) throw new Error(`the release stage ran fewer than ${runs} times`);
-      await destination.handle.mine();
-      await sleep(200);
-    }
-  }
+  const afterReleaseRuns = (runs: number, timeoutMs?: number): Promise<void> =>
+    afterStageRuns(service, destination, 'relay_release', runs, timeoutMs);
 
   async function txStatus(hash: string): Promise<{ status: string; detailStatus?: string }> {
     const res = await service.client.post<{ status: string; detailStatus?: string }>('/tx-status', {

@@ -197,3 +197,33 @@ export function postIntentTxStatus(
     dexHash: crossChainDexHash(INTENT_PROVIDER_ID),
   });
 }
+
+/** Runs of one keeper stage on one chain so far: the count of its tick-duration histogram. */
+export async function stageRuns(service: RunningService, chainId: number, stage: string): Promise<number> {
+  const text = await service.keepers[0]!.metrics.registry.metrics();
+  const match = new RegExp(
+    `tas_keeper_tick_duration_seconds_count\\{chain_id="${chainId}",stage="${stage}"\\} (\\d+)`,
+  ).exec(text);
+  return match ? Number(match[1]) : 0;
+}
+
+/**
+ * Until the keeper has run `stage` on `side`'s chain `runs` more times, mining a block there between looks: what
+ * the stage would do, it did. The evidence a negative check after it needs, where a fixed sleep proves nothing on a
+ * slow machine.
+ */
+export async function afterStageRuns(
+  service: RunningService,
+  side: RelaySide,
+  stage: string,
+  runs: number,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const target = (await stageRuns(service, side.chain.chainId, stage)) + runs;
+  const deadline = Date.now() + timeoutMs;
+  while ((await stageRuns(service, side.chain.chainId, stage)) < target) {
+    if (Date.now() > deadline) throw new Error(`the keeper ran ${stage} fewer than ${runs} more times`);
+    await side.handle.mine();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
