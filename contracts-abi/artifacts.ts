@@ -12,7 +12,10 @@ export interface ContractArtifact {
   deployedBytecode: string;
 }
 
-/** Our deployable contracts; the test-only ones exist on devnets and in tests only. */
+/**
+ * Our deployable contracts and OpenZeppelin's TimelockController (the owner in production); the test-only ones exist
+ * on devnets and in tests only.
+ */
 export type ContractName =
   | 'SwapRouter'
   | 'OrderExecutor'
@@ -28,7 +31,8 @@ export type ContractName =
   | 'LockReleaseBridge'
   | 'RootBundleAdmin'
   | 'StableSwapFactory'
-  | 'StableSwapPool';
+  | 'StableSwapPool'
+  | 'TimelockController';
 
 export const ARTIFACTS_DIR = join(__dirname, 'artifacts');
 

@@ -42,6 +42,14 @@ const CONTRACTS_DIR = __dirname;
 const SOURCE_DIR = join(CONTRACTS_DIR, 'src');
 const NODE_MODULES = resolve(CONTRACTS_DIR, '..', 'node_modules');
 
+/**
+ * Package contracts deployed as they are, so they get artifacts too: OpenZeppelin's TimelockController owns our
+ * contracts in production (`contracts:deploy --owner`). Compiled from the package's own source with our settings.
+ */
+export const PACKAGE_CONTRACTS: ReadonlyArray<{ unit: string; contractName: string }> = [
+  { unit: '@openzeppelin/contracts/governance/TimelockController.sol', contractName: 'TimelockController' },
+];
+
 function listSolidityFiles(dir: string): string[] {
   return readdirSync(dir)
     .sort()
@@ -85,7 +93,10 @@ function deployableContracts(ast: AstNode): Set<string> {
 }
 
 export interface CompileResult {
-  /** One per deployable contract defined in our sources (not the imported OpenZeppelin ones), sorted by name. */
+  /**
+   * One per deployable contract defined in our sources (not the imported OpenZeppelin ones) and per
+   * PACKAGE_CONTRACTS entry, sorted by name.
+   */
   artifacts: ContractArtifact[];
   /** solc's warnings, formatted; errors throw instead. */
   warnings: string[];
@@ -100,6 +111,10 @@ export function compileContracts(): CompileResult {
   const sources: Record<string, { content: string }> = {};
   for (const file of listSolidityFiles(SOURCE_DIR)) {
     sources[sourceUnitName(file)] = { content: readFileSync(file, 'utf8') };
+  }
+  // Named as their import path, so a source of ours importing one gets the same unit, not a second copy.
+  for (const { unit } of PACKAGE_CONTRACTS) {
+    sources[unit] = { content: readFileSync(join(NODE_MODULES, unit), 'utf8') };
   }
   const input = {
     language: 'Solidity',
@@ -121,8 +136,12 @@ export function compileContracts(): CompileResult {
   }
 
   const artifacts: ContractArtifact[] = [];
+  const packageUnits = new Map(PACKAGE_CONTRACTS.map((c) => [c.unit, c.contractName]));
   for (const unit of Object.keys(sources)) {
-    const deployable = deployableContracts(output.sources![unit]!.ast);
+    const packageContract = packageUnits.get(unit);
+    const deployable = packageContract
+      ? new Set([packageContract])
+      : deployableContracts(output.sources![unit]!.ast);
     for (const [contractName, compiled] of Object.entries(output.contracts?.[unit] ?? {})) {
       if (!deployable.has(contractName)) continue;
       artifacts.push({

@@ -5,6 +5,7 @@ import * as crossChain from './20261124000001_cross_chain';
 import * as transferOriginContract from './20261127000001_transfer_origin_contract';
 import * as transferFillReplacements from './20261127000002_transfer_fill_replacements';
 import * as keeperTransactionItems from './20261127000003_keeper_transaction_items';
+import * as signedMaxFeeBps from './20261128000001_signed_max_fee_bps';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,4 +20,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261127000001_transfer_origin_contract', transferOriginContract],
   ['20261127000002_transfer_fill_replacements', transferFillReplacements],
   ['20261127000003_keeper_transaction_items', keeperTransactionItems],
+  ['20261128000001_signed_max_fee_bps', signedMaxFeeBps],
 ];

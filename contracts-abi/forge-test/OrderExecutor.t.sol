@@ -74,7 +74,7 @@ contract OrderExecutorTest is OrderFixture {
         vm.assertEq(
             oe.PAIR_AUTHORIZATION_TYPEHASH(),
             keccak256(
-                "PairAuthorization(address maker,address tokenIn,address tokenOut,bytes32 integrator,uint16 maxDeviationBps)"
+                "PairAuthorization(address maker,address tokenIn,address tokenOut,bytes32 integrator,uint16 maxDeviationBps,uint16 maxFeeBps)"
             ),
             "type hash"
         );
@@ -195,13 +195,15 @@ contract OrderExecutorTest is OrderFixture {
 
     // ---- authorization ----
 
-    /// @dev A signature works only for the maker, pair, integrator and deviation it signed.
-    function testFuzz_AuthorizationBindsMakerPairIntegratorAndDeviation(uint256 amountSeed, uint8 tamper) public {
+    /// @dev A signature works only for the maker, pair, integrator, deviation and fee cap it signed.
+    function testFuzz_AuthorizationBindsMakerPairIntegratorDeviationAndFeeCap(uint256 amountSeed, uint8 tamper)
+        public
+    {
         uint256 amountIn = _smallAmount(0, amountSeed);
         address maker = makers[1];
         OrderExecutor.Order memory o = _signedOrder(maker, 0, amountIn, 0, bytes32("auth"));
         OrderExecutor.Group memory g = _group(0, _orders(o));
-        tamper %= 7;
+        tamper %= 9;
         if (tamper == 0) g.orders[0].integrator = INTEGRATOR_B; // maker 1 signed only integrator A
         if (tamper == 1) g.orders[0].maxDeviationBps = devOf[maker] + 1;
         if (tamper == 2) g.orders[0].maker = makers[2]; // maker 1's signature for maker 2's funds
@@ -209,6 +211,8 @@ contract OrderExecutorTest is OrderFixture {
         if (tamper == 4) (g.tokenIn, g.tokenOut) = (address(usdc), address(dai)); // reversed pair
         if (tamper == 5) g.tokenOut = address(weth); // signed DAI -> native, not DAI -> WETH
         if (tamper == 6) g.orders[0].signature[10] ^= 0x01;
+        if (tamper == 7) g.orders[0].maxFeeBps = MAX_FEE_BPS + 1; // a cap the maker did not accept
+        if (tamper == 8) g.orders[0].maxFeeBps = MAX_FEE_BPS - 1; // lower, yet not what it signed
         if (tamper == 5 || tamper == 4) g.paths = _honestPaths(Pair(g.tokenIn, g.tokenOut));
         _run(_one(g));
         vm.assertFalse(_executed(g, 0), "not executed");

@@ -15,8 +15,9 @@ import {IWETH} from "./interfaces/IUniswap.sol";
 ///         pair form a group that shares one swap; its output is split pro rata to the orders' inputs. A failing
 ///         order never reverts the batch, nor fails the other orders of its group: every outcome is an event.
 /// @dev What an executor key cannot do, whatever it passes: spend a maker's tokens for an integrator (API key) or a
-///      pair the maker did not sign; take more than maxFeeBps of an order as fee; execute an order id twice; pay a
-///      maker less than its minimum or less than the price bound (a time-weighted price less a deviation).
+///      pair the maker did not sign; take more than maxFeeBps, or more than the fee cap the maker signed, of an order
+///      as fee; execute an order id twice; pay a maker less than its minimum or less than the price bound (a
+///      time-weighted price less a deviation).
 contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domain {
     struct Order {
         address maker;
@@ -26,6 +27,9 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
         bytes32 integrator;
         /// @notice The deviation the maker signed; 0 = the contract's maxDeviationBps.
         uint16 maxDeviationBps;
+        /// @notice The fee cap the maker signed (the contract's maxFeeBps when it signed): the fee is held to the
+        ///         lower of it and the current maxFeeBps, so a raise never reaches an authorization signed before.
+        uint16 maxFeeBps;
         uint256 amountIn;
         uint256 fee;
         uint256 minAmountOut;
@@ -52,7 +56,7 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
 
     bytes32 public constant PAIR_AUTHORIZATION_TYPEHASH =
         keccak256(
-            "PairAuthorization(address maker,address tokenIn,address tokenOut,bytes32 integrator,uint16 maxDeviationBps)"
+            "PairAuthorization(address maker,address tokenIn,address tokenOut,bytes32 integrator,uint16 maxDeviationBps,uint16 maxFeeBps)"
         );
     uint16 public constant MAX_FEE_BPS_LIMIT = 1000;
     /// @notice Gas a maker's wallet gets to receive the native coin; past it the maker is paid in WETH.
@@ -128,9 +132,12 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
         _setMaxFeeBps(maxFeeBps_);
     }
 
-    // ---- owner ----
+    // ---- owner (timelocked) and guardian ----
 
-    function setExecutor(address executor, bool allowed) external onlyOwner {
+    /// @notice Registering an executor is the owner's; removing one, the owner's or the guardian's (a leaked
+    ///         executor key is cut off without waiting the timelock).
+    function setExecutor(address executor, bool allowed) external {
+        _checkOwnerOrGuardianFor(allowed);
         isExecutor[executor] = allowed;
         emit ExecutorSet(executor, allowed);
     }
@@ -139,7 +146,10 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
         _setFeeCollector(feeCollector_);
     }
 
-    function setMaxFeeBps(uint16 maxFeeBps_) external onlyOwner {
+    /// @notice Raising the cap is the owner's; keeping or lowering it, the owner's or the guardian's. A raise never
+    ///         applies to authorizations signed before it: they carry the cap the maker accepted.
+    function setMaxFeeBps(uint16 maxFeeBps_) external {
+        _checkOwnerOrGuardianFor(maxFeeBps_ > maxFeeBps);
         _setMaxFeeBps(maxFeeBps_);
     }
 
@@ -260,23 +270,14 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
         if (executed[maker][id]) return ALREADY_EXECUTED;
         uint256 amountIn = order.amountIn;
         if (amountIn == 0) return ZERO_AMOUNT;
+        // The lower of the current cap and the one the maker signed (checked below with the signature).
+        if (order.maxFeeBps < maxFeeBps_) maxFeeBps_ = order.maxFeeBps;
         // floor(amountIn * maxFeeBps / 10_000) without the overflow an absurd amountIn would cause (a panic here
         // would revert the whole batch).
         uint256 fee = order.fee;
         if (fee > (amountIn / 10_000) * maxFeeBps_ + ((amountIn % 10_000) * maxFeeBps_) / 10_000) return FEE_TOO_HIGH;
-        bytes32 structHash = keccak256(
-            abi.encode(
-                PAIR_AUTHORIZATION_TYPEHASH,
-                maker,
-                tokenIn,
-                tokenOut,
-                order.integrator,
-                order.maxDeviationBps
-            )
-        );
-        if (!MakerSignatures.isValidNow(maker, _hashTypedData(domain, structHash), order.signature)) {
-            return BAD_SIGNATURE;
-        }
+        bytes32 digest = _hashTypedData(domain, _pairAuthorizationHash(order, tokenIn, tokenOut));
+        if (!MakerSignatures.isValidNow(maker, digest, order.signature)) return BAD_SIGNATURE;
         // fee <= amountIn / 10 here, so the sum overflows only for amounts no balance can hold.
         if (amountIn > type(uint256).max - fee) return INSUFFICIENT_BALANCE;
         uint256 total = amountIn + fee;
@@ -285,6 +286,26 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
             return INSUFFICIENT_ALLOWANCE;
         }
         return 0;
+    }
+
+    /// @dev The EIP-712 struct hash of the pair authorization the order claims its maker signed.
+    function _pairAuthorizationHash(
+        Order calldata order,
+        address tokenIn,
+        address tokenOut
+    ) private pure returns (bytes32) {
+        return
+            keccak256(
+                abi.encode(
+                    PAIR_AUTHORIZATION_TYPEHASH,
+                    order.maker,
+                    tokenIn,
+                    tokenOut,
+                    order.integrator,
+                    order.maxDeviationBps,
+                    order.maxFeeBps
+                )
+            );
     }
 
     /// @dev `token.balanceOf(a)` (size 0x24) or `token.allowance(a, b)` (size 0x44); reads as 0 when the token

@@ -4,6 +4,7 @@ pragma solidity ^0.8.24;
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Guarded} from "./Guarded.sol";
 import {Hop, Path, Venues} from "./RouteTypes.sol";
 import {IBalancerVaultLike, IBasePoolFactoryLike} from "./interfaces/IBalancerV2.sol";
 import {IStableSwapFactoryLike, IStableSwapPoolLike} from "./interfaces/IStableSwap.sol";
@@ -20,7 +21,7 @@ import {
 ///         and whitelisted external sources with tokens this contract holds. Shared by SwapRouter and OrderExecutor.
 /// @dev Pools are always looked up in (or checked against) the configured venues, never trusted from calldata, so
 ///      a caller cannot route funds through a contract of its own; external targets must be whitelisted by the owner.
-abstract contract PathExecutor is Ownable {
+abstract contract PathExecutor is Guarded {
     using SafeERC20 for IERC20;
 
     /// @notice Pseudo-address of the chain's native coin; wrapped through WETH inside.
@@ -78,8 +79,10 @@ abstract contract PathExecutor is Ownable {
 
     /// @notice A whitelisted target is called with caller-supplied data and this contract as msg.sender. Never
     ///         whitelist a token or any contract that moves third-party funds on its caller's say-so: makers'
-    ///         allowances to the OrderExecutor would be exposed.
-    function setSourceWhitelisted(address target, bool allowed) external onlyOwner {
+    ///         allowances to the OrderExecutor would be exposed. Whitelisting is the owner's (a timelocked change);
+    ///         removing a target, the owner's or the guardian's.
+    function setSourceWhitelisted(address target, bool allowed) external {
+        _checkOwnerOrGuardianFor(allowed);
         if (allowed) _checkSourceAllowed(target);
         _whitelistedSources[target] = allowed;
         emit SourceWhitelisted(target, allowed);

@@ -7,7 +7,8 @@ Environment:
                     an existing account's credentials; without them the script creates an account (POST /accounts)
   MAKER_ADDRESS     optional maker wallet (EIP-55): reads its order authorization for WETH -> USDC on chain 1
   PAIR_SIGNATURE    optional, with MAKER_ADDRESS: the maker's EIP-712 pair signature for WETH -> USDC (the
-                    `typedData` of GET /order-authorization, signed by the maker's wallet). It is granted to one API
+                    `typedData` of GET /order-authorization, signed by the maker's wallet; the order is sent with
+                    that typed data's fee cap, `maxFeeBps`). It is granted to one API
                     key (the message's `integrator`): set the TAS_* credentials of the account it was signed for,
                     since an order another key creates with it fails BAD_SIGNATURE at execution. Then the script
                     also creates a limit order far above the market (it never executes), reads it back, changes
@@ -227,7 +228,7 @@ def token_by_symbol(tokens, symbol):
     raise ApiError(200, "EXAMPLE", f"chain 1 lists no {symbol}", [], None)
 
 
-def limit_order_life(credentials, maker, signature, weth, usdc):
+def limit_order_life(credentials, maker, signature, max_fee_bps, weth, usdc):
     expired = str(int(time.time() * 1000) + 24 * 3600 * 1000)
     # Never retried automatically: every success creates another order (after a timeout, list orders first).
     order = call(
@@ -247,6 +248,7 @@ def limit_order_life(credentials, maker, signature, weth, usdc):
             "gasPrice": "30",
             "slippage": "1",
             "signature": signature,
+            "maxFeeBps": max_fee_bps,
         },
         credentials=credentials,
     )
@@ -289,8 +291,9 @@ def main():
     )
 
     maker = os.environ.get("MAKER_ADDRESS")
+    authorization = None
     if maker:
-        call(
+        authorization = call(
             "GET",
             "/order-authorization",
             params=[
@@ -309,7 +312,9 @@ def main():
 
     signature = os.environ.get("PAIR_SIGNATURE")
     if maker and signature:
-        limit_order_life(credentials, maker, signature, weth, usdc)
+        # The fee cap the signature was made for: the one GET /order-authorization offered to sign.
+        max_fee_bps = authorization["typedData"]["message"]["maxFeeBps"]
+        limit_order_life(credentials, maker, signature, max_fee_bps, weth, usdc)
     else:
         print("--- limit order skipped: set MAKER_ADDRESS and PAIR_SIGNATURE to create, change and cancel one")
 

@@ -11,6 +11,8 @@ export interface PricedOrder {
   /** Execution fee in tokenIn base units, pulled on top of amountIn. */
   fee: bigint;
   allowance: bigint;
+  /** The fee cap the order's signature was checked with: what the batch passes as the cap the maker signed. */
+  signedMaxFeeBps: number;
 }
 
 export interface PlannedOrder extends PricedOrder {
@@ -156,6 +158,7 @@ export function planGroup(
           fee: p.fee,
           minAmountOut: p.minAmountOut,
           signature: p.order.signature,
+          maxFeeBps: p.signedMaxFeeBps,
         })),
       },
       orders: planned,

@@ -12,6 +12,8 @@ export interface BatchOrder {
   fee: bigint;
   minAmountOut: bigint;
   signature: string;
+  /** The fee cap the maker signed (part of the signed message: any other value fails BAD_SIGNATURE). */
+  maxFeeBps: number;
 }
 
 export interface BatchGroup {
@@ -34,6 +36,7 @@ export function encodeExecuteBatch(groups: readonly BatchGroup[], deadline: bigi
         ref: o.ref,
         integrator: o.integrator,
         maxDeviationBps: DEFAULT_MAX_DEVIATION_BPS,
+        maxFeeBps: o.maxFeeBps,
         amountIn: o.amountIn,
         fee: o.fee,
         minAmountOut: o.minAmountOut,

@@ -22,6 +22,11 @@ export interface ExecutionOrder {
   amountIn: bigint;
   signature: string;
   /**
+   * The fee cap the maker signed with `signature`, as stored with the order; null: not given at creation (the
+   * plan stage then checks the signature against the contract's cap now).
+   */
+  maxFeeBps: number | null;
+  /**
    * The least output the order accepts for `amountIn` alone (limit: amount × trigger × (1 − slippage); DCA:
    * none before routing, its minimum comes from the routed quote and its slippage).
    */

@@ -11,8 +11,14 @@ export interface Funding {
 export const fundingKey = (maker: string, token: string): string =>
   `${maker.toLowerCase()}|${token.toLowerCase()}`;
 
-export interface FundingVerdict {
-  funded: { order: ExecutionOrder; fee: bigint; allowance: bigint }[];
+/** An order to fund: its execution fee, and whatever else the caller carries along (kept in `funded`). */
+export interface FeeOrder {
+  order: ExecutionOrder;
+  fee: bigint;
+}
+
+export interface FundingVerdict<T extends FeeOrder = FeeOrder> {
+  funded: (T & { allowance: bigint })[];
   failed: { order: ExecutionOrder; reason: 'INSUFFICIENT_BALANCE' | 'INSUFFICIENT_ALLOWANCE' }[];
   /**
    * Covered by the chain's state now, but not once the maker's orders in our batches still in flight (sent, not
@@ -34,14 +40,15 @@ async function read(client: ChainClient, token: string, fn: string, args: unknow
  * for good (they can only lower what is left); one that only the in-flight pulls leave short waits, so a batch
  * mined but not yet tracked never makes an order fail.
  */
-export function judgeFunding(
-  orders: readonly { order: ExecutionOrder; fee: bigint }[],
+export function judgeFunding<T extends FeeOrder>(
+  orders: readonly T[],
   funding: ReadonlyMap<string, Funding>,
   inFlight: ReadonlyMap<string, bigint> = new Map(),
-): FundingVerdict {
-  const verdict: FundingVerdict = { funded: [], failed: [], waiting: [] };
+): FundingVerdict<T> {
+  const verdict: FundingVerdict<T> = { funded: [], failed: [], waiting: [] };
   const used = new Map<string, bigint>();
-  for (const { order, fee } of orders) {
+  for (const item of orders) {
+    const { order, fee } = item;
     const key = fundingKey(order.maker, order.tokenIn);
     const { balance, allowance } = funding.get(key)!;
     const need = (used.get(key) ?? 0n) + order.amountIn + fee;
@@ -51,19 +58,19 @@ export function judgeFunding(
     else if (balance < need + pending || allowance < need + pending) verdict.waiting.push(order);
     else {
       used.set(key, need);
-      verdict.funded.push({ order, fee, allowance });
+      verdict.funded.push({ ...item, allowance });
     }
   }
   return verdict;
 }
 
 /** judgeFunding on balances and allowances read from the chain now. RPC failures throw. */
-export async function checkFunding(
+export async function checkFunding<T extends FeeOrder>(
   client: ChainClient,
   orderExecutor: string,
-  orders: readonly { order: ExecutionOrder; fee: bigint }[],
+  orders: readonly T[],
   inFlight: ReadonlyMap<string, bigint> = new Map(),
-): Promise<FundingVerdict> {
+): Promise<FundingVerdict<T>> {
   const keys = [...new Set(orders.map(({ order }) => fundingKey(order.maker, order.tokenIn)))];
   const funding = new Map<string, Funding>();
   await Promise.all(

@@ -5,6 +5,7 @@ import type { Logger } from '../../shared/log/create-logger';
 import type { QuoteEngine } from '../../shared/routing/quote-engine';
 import type { Prices } from '../../shared/routing/prices/usd-prices';
 import type { KeeperTransactionsRepository } from '../../shared/store/repositories/keeper-transactions-repository';
+import { isStoreUnreachable } from '../../shared/store/store-unreachable';
 import type { KeeperMetrics } from '../keeper-metrics';
 import type { OrderMoves } from '../order-moves';
 import type { RowGuard } from '../row-guard';
@@ -54,15 +55,15 @@ export interface PlanStageDeps {
 }
 
 /**
- * Turns claimed orders into a batch: each order's pair signature is checked, its execution fee priced (at the
- * chain's gas price, capped by the contract's maxFeeBps), its maker's balance and allowance checked against what
- * our batches in flight will already pull, then each pair's funded orders are routed as one group. An order that
- * cannot run fails with its reason; one the routed price does not satisfy, or whose funding is already committed,
- * goes back to pending untouched. Undefined when nothing is left to send.
+ * Turns claimed orders into a batch: each order's pair signature is checked (with the fee cap it was signed for),
+ * its execution fee priced (at the chain's gas price, capped by the lower of the contract's maxFeeBps and the signed
+ * cap), its maker's balance and allowance checked against what our batches in flight will already pull, then each
+ * pair's funded orders are routed as one group. An order that cannot run fails with its reason; one the routed
+ * price does not satisfy, or whose funding is already committed, goes back to pending untouched. Undefined when
+ * nothing is left to send.
  */
 export class PlanStage {
   private readonly signatures = new PairSignatureVerifier();
-  private maxFeeBps: bigint | undefined;
   private maxDeviationBps: bigint | undefined;
 
   constructor(private readonly deps: PlanStageDeps) {}
@@ -72,6 +73,9 @@ export class PlanStage {
     try {
       return await this.plan(orders, from, now);
     } catch (err) {
+      // The store is away: nothing can be written back now, and nothing about these orders was wrong. They stay
+      // under this keeper's claim until its lease ends, then are claimed again as if never tried.
+      if (isStoreUnreachable(err)) throw err;
       // A throw no step foresaw: these orders try again later (an outage does not count), the batch's others too.
       this.deps.metrics.unhandledError('plan');
       this.deps.log.error({ err }, 'planning a batch failed');
@@ -147,6 +151,8 @@ export class PlanStage {
       orders,
       (o) => o.id,
       async (order) => {
+        // An order created without its signed cap is taken to have signed the contract's cap now.
+        const signedMaxFeeBps = order.maxFeeBps ?? Number(maxFeeBps);
         const signed = await this.signatures
           .isValid(
             {
@@ -157,6 +163,7 @@ export class PlanStage {
               tokenOut: getAddress(order.tokenOut),
               integrator: order.integrator,
               maxDeviationBps: DEFAULT_MAX_DEVIATION_BPS,
+              maxFeeBps: signedMaxFeeBps,
               signature: order.signature,
             },
             deps.client,
@@ -177,10 +184,11 @@ export class PlanStage {
           amountIn: order.amountIn,
           gasPerOrder: GAS_PER_ORDER,
           gasPriceWei,
-          maxFeeBps,
+          // The contract takes no more than the lower of its cap and the signed one.
+          maxFeeBps: BigInt(Math.min(signedMaxFeeBps, Number(maxFeeBps))),
         });
         if (fee === undefined) await deps.moves.fail(order, 'NO_ROUTE');
-        else priced.push({ order, fee, allowance: 0n });
+        else priced.push({ order, fee, allowance: 0n, signedMaxFeeBps });
       },
       (order) => deps.moves.fail(order, 'KEEPER_ERROR'),
     );
@@ -278,16 +286,17 @@ export class PlanStage {
     return priceX128 === 0n ? undefined : { priceX128, deviationBps: this.maxDeviationBps };
   }
 
+  /**
+   * Read for every batch: the owner raises the cap through the timelock and the guardian lowers it at once, and a
+   * fee priced at a stale cap would fail FEE_TOO_HIGH on-chain.
+   */
   private async orderExecutorMaxFeeBps(): Promise<bigint> {
-    if (this.maxFeeBps === undefined) {
-      const iface = orderExecutorInterface();
-      const data = await this.deps.client.call({
-        to: this.deps.chain.contracts.orderExecutor,
-        data: iface.encodeFunctionData('maxFeeBps', []),
-      });
-      this.maxFeeBps = BigInt(iface.decodeFunctionResult('maxFeeBps', data)[0] as bigint);
-    }
-    return this.maxFeeBps;
+    const iface = orderExecutorInterface();
+    const data = await this.deps.client.call({
+      to: this.deps.chain.contracts.orderExecutor,
+      data: iface.encodeFunctionData('maxFeeBps', []),
+    });
+    return BigInt(iface.decodeFunctionResult('maxFeeBps', data)[0] as bigint);
   }
 
   /**

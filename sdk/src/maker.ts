@@ -110,7 +110,11 @@ export class Maker {
     });
   }
 
-  /** The pair signature the orders carry (one per maker and pair, valid for all of them). */
+  /**
+   * The pair signature the orders carry (one per maker and pair, valid for all of them), for the fee cap the
+   * contract has now: send that cap (`authorization(...).typedData.message.maxFeeBps`) as each order's
+   * `maxFeeBps`. createLimitOrder and createDcaStrategy do both.
+   */
   async signPair(chainId: number, tokenIn: string, tokenOut: string): Promise<string> {
     return signPairAuthorization(
       this.signer,
@@ -155,6 +159,8 @@ export class Maker {
       gasPrice: p.gasPrice ?? '30',
       slippage: p.slippage ?? '1',
       signature,
+      // The cap the signature carries: the contract checks the signature against it.
+      maxFeeBps: auth.typedData.message.maxFeeBps,
     });
   }
 
@@ -184,6 +190,7 @@ export class Maker {
       ...(p.minPrice === undefined ? {} : { minPrice: p.minPrice }),
       ...(p.maxPrice === undefined ? {} : { maxPrice: p.maxPrice }),
       signature,
+      maxFeeBps: auth.typedData.message.maxFeeBps,
     });
   }
 

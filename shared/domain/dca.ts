@@ -33,6 +33,11 @@ export interface DcaStrategy {
   maxPrice: number | null;
   status: DcaStrategyStatus;
   signature: string;
+  /**
+   * The fee cap the maker signed with `signature` (PairAuthorization.maxFeeBps); null: not given at creation, read
+   * as the OrderExecutor's cap when an iteration runs (a signature made for another cap then fails BAD_SIGNATURE).
+   */
+  maxFeeBps: number | null;
   /** How many iterations the keeper has created so far (the next slot index). */
   iterationsCreated: number;
   /** Bumped on every change so a keeper can tell that a strategy changed under it. */

@@ -39,6 +39,11 @@ export interface LimitOrder {
   /** Unix milliseconds as sent (13 digits). */
   expired: string;
   signature: string;
+  /**
+   * The fee cap the maker signed with `signature` (PairAuthorization.maxFeeBps); null: not given at creation, read
+   * as the OrderExecutor's cap when the order runs (a signature made for another cap then fails BAD_SIGNATURE).
+   */
+  maxFeeBps: number | null;
   status: LimitOrderStatus;
   txHash: string;
   executorAddress: string;
@@ -58,23 +63,27 @@ export interface LimitOrder {
   deletedAt: number | null;
 }
 
-/** What a client chooses when creating an order; everything else starts at the service's initial values. */
-export type LimitOrderInput = Pick<
-  LimitOrder,
-  | 'accountTo'
-  | 'chainId'
-  | 'inTokenAddress'
-  | 'outTokenAddress'
-  | 'tokenASymbol'
-  | 'tokenBSymbol'
-  | 'amount'
-  | 'price'
-  | 'priceTrigger'
-  | 'gasPrice'
-  | 'slippage'
-  | 'expired'
-  | 'signature'
->;
+/**
+ * What a client chooses when creating an order; everything else starts at the service's initial values. The
+ * signed fee cap is optional (clients from before it existed do not send it).
+ */
+export type LimitOrderInput = Partial<Pick<LimitOrder, 'maxFeeBps'>> &
+  Pick<
+    LimitOrder,
+    | 'accountTo'
+    | 'chainId'
+    | 'inTokenAddress'
+    | 'outTokenAddress'
+    | 'tokenASymbol'
+    | 'tokenBSymbol'
+    | 'amount'
+    | 'price'
+    | 'priceTrigger'
+    | 'gasPrice'
+    | 'slippage'
+    | 'expired'
+    | 'signature'
+  >;
 
 /** Fields a client may change with PATCH while the order is pending. */
 export const LIMIT_ORDER_MUTABLE_FIELDS = [
@@ -96,6 +105,7 @@ export const LIMIT_ORDER_IMMUTABLE_FIELDS = [
   'tokenASymbol',
   'tokenBSymbol',
   'signature',
+  'maxFeeBps',
 ] as const;
 
 /** A new order as the api creates it: pending, nothing executed yet. */
@@ -107,6 +117,7 @@ export function newPendingLimitOrder(
 ): LimitOrder {
   return {
     ...input,
+    maxFeeBps: input.maxFeeBps ?? null,
     id,
     apiKey,
     status: 'pending',

@@ -3,7 +3,9 @@ import { AbiCoder, getAddress, id, keccak256 } from 'ethers';
 /**
  * The maker's pair authorization as the OrderExecutor checks it (contracts-abi/src/OrderExecutor.sol): one EIP-712
  * signature per maker, token pair and integrator (API key) serves every limit order and DCA strategy of that pair
- * created with that key. An order created with another key carries another integrator and fails BAD_SIGNATURE.
+ * created with that key. An order created with another key carries another integrator and fails BAD_SIGNATURE. The
+ * signature also carries the fee cap the maker accepted (maxFeeBps), so a later raise of the contract's cap does
+ * not apply to it.
  */
 
 /** The EIP-712 domain, completed per chain with its chainId and the OrderExecutor as verifyingContract. */
@@ -16,8 +18,12 @@ export const PAIR_AUTHORIZATION_TYPES = {
     { name: 'tokenOut', type: 'address' },
     { name: 'integrator', type: 'bytes32' },
     { name: 'maxDeviationBps', type: 'uint16' },
+    { name: 'maxFeeBps', type: 'uint16' },
   ],
 };
+
+/** OrderExecutor.MAX_FEE_BPS_LIMIT: no cap, the contract's or a signed one, can go above 10% of an order. */
+export const MAX_FEE_BPS_LIMIT = 1000;
 
 /**
  * The deviation below the on-chain price bound every authorization signs today: 0 stands for the contract's own
@@ -53,6 +59,11 @@ export interface PairAuthorizationMessage {
   /** 0x-prefixed 32-byte hex: integratorOf(the API key id). */
   integrator: string;
   maxDeviationBps: number;
+  /**
+   * The fee cap the maker accepts, in basis points of an order's amount: the OrderExecutor takes at most the lower
+   * of it and its own maxFeeBps, so raising the contract's cap never reaches an authorization signed before.
+   */
+  maxFeeBps: number;
 }
 
 /** One maker's pair authorization as a wallet signs it: the object `eth_signTypedData_v4` takes. */
@@ -63,10 +74,14 @@ export interface PairAuthorizationTypedData {
   message: PairAuthorizationMessage;
 }
 
-/** The message of a maker's pair for one API key, addresses in EIP-55 form (what a wallet shows the maker). */
+/**
+ * The message of a maker's pair for one API key, addresses in EIP-55 form (what a wallet shows the maker);
+ * `maxFeeBps`: the fee cap offered for signing (the OrderExecutor's current maxFeeBps).
+ */
 export function pairAuthorizationMessage(
   pair: { maker: string; tokenIn: string; tokenOut: string },
   apiKey: string,
+  maxFeeBps: number,
   maxDeviationBps = DEFAULT_MAX_DEVIATION_BPS,
 ): PairAuthorizationMessage {
   return {
@@ -75,6 +90,7 @@ export function pairAuthorizationMessage(
     tokenOut: getAddress(pair.tokenOut),
     integrator: integratorOf(apiKey),
     maxDeviationBps,
+    maxFeeBps,
   };
 }
 
@@ -83,12 +99,13 @@ export function pairAuthorizationTypedData(
   orderExecutor: string,
   pair: { maker: string; tokenIn: string; tokenOut: string },
   apiKey: string,
+  maxFeeBps: number,
 ): PairAuthorizationTypedData {
   return {
     domain: pairAuthorizationDomain(chainId, getAddress(orderExecutor)),
     types: { EIP712Domain: EIP712_DOMAIN_TYPE, ...PAIR_AUTHORIZATION_TYPES },
     primaryType: 'PairAuthorization',
-    message: pairAuthorizationMessage(pair, apiKey),
+    message: pairAuthorizationMessage(pair, apiKey, maxFeeBps),
   };
 }
 

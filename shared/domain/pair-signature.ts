@@ -32,6 +32,7 @@ function messageOf(auth: PairAuthorization): PairAuthorizationMessage {
     tokenOut: auth.tokenOut,
     integrator: auth.integrator,
     maxDeviationBps: auth.maxDeviationBps,
+    maxFeeBps: auth.maxFeeBps,
   };
 }
 
@@ -114,6 +115,7 @@ export class PairSignatureVerifier {
       auth.tokenOut,
       auth.integrator,
       auth.maxDeviationBps,
+      auth.maxFeeBps,
       auth.signature,
     ]
       .join('|')

@@ -236,9 +236,12 @@ describe('devnet started as npm start does', () => {
         { name: 'tokenOut', type: 'address' },
         { name: 'integrator', type: 'bytes32' },
         { name: 'maxDeviationBps', type: 'uint16' },
+        { name: 'maxFeeBps', type: 'uint16' },
       ],
     };
     const integrator = id('devnet-e2e-integrator');
+    // The cap the devnet deploys with: the fee below stays within it.
+    const maxFeeBps = 500;
     // Five orders from the four test accounts: the first account has two, covered by one allowance.
     const makers = [0, 1, 2, 3, 0].map((i) => new Wallet(chain.accounts[i].privateKey, provider));
     const amounts = [100n, 250n, 500n, 1_000n, 2_000n].map((usd) => usd * 10n ** 6n);
@@ -258,6 +261,7 @@ describe('devnet started as npm start does', () => {
         ref: id(`devnet-e2e-order-${i}`),
         integrator,
         maxDeviationBps: 0,
+        maxFeeBps,
         amountIn: amounts[i],
         fee,
         minAmountOut: 1n,
@@ -267,6 +271,7 @@ describe('devnet started as npm start does', () => {
           tokenOut: weth,
           integrator,
           maxDeviationBps: 0,
+          maxFeeBps,
         }),
       })),
     );

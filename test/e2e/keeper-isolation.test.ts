@@ -193,6 +193,7 @@ async function write(row: Row, createdAt: number): Promise<Written> {
     maxPrice: row.kind === 'valid-dca' ? row.maxPrice : null,
     status: 'active',
     signature: signatureOf(m, tokenFrom, tokenTo),
+    maxFeeBps: null,
     iterationsCreated: 0,
     version: 0,
     createdAt,

@@ -109,7 +109,7 @@ async function expectExecutedOnChain(
   maker: Wallet,
   amountIn: bigint,
   before: { weth: bigint; usdc: bigint },
-): Promise<{ blockNumber: number }> {
+): Promise<{ blockNumber: number; fee: bigint }> {
   expect(order.status).toBe('completed');
   expect(order.txHash).toMatch(TX_HASH);
   expect(order.reasonFail).toEqual([]);
@@ -146,7 +146,7 @@ async function expectExecutedOnChain(
     `/transactions/${order.txHash}?chainId=${chain.chainId}`,
   );
   expect(status.body.data?.status).toBe('success');
-  return { blockNumber: receipt.blockNumber };
+  return { blockNumber: receipt.blockNumber, fee };
 }
 
 /**
@@ -318,6 +318,40 @@ describe('limit orders executed by the keeper', () => {
         expect(await balances(badMakers[i]!.address)).toEqual(before[i]);
         await expectNeverExecuted(bad);
       }
+    } finally {
+      await moved.restore();
+    }
+  });
+
+  it('holds the fee to the cap the maker signed (maxFeeBps sent with the order), and fails BAD_SIGNATURE an order whose signature names another cap than the one it was sent with', async () => {
+    const [capped, mismatched] = [makers[0]!, makers[1]!];
+    const amountIn = baseUnits('1', weth);
+    for (const m of [capped, mismatched]) await fundOrder(m, amountIn);
+    const trigger = priceString((await marketPrice(service.provider, chain, weth, usdc)) * ABOVE);
+    const before = await Promise.all([capped, mismatched].map((m) => balances(m.address)));
+    // 1 bp of 1 WETH is below the execution fee at the devnet's gas price: the signed cap decides the fee.
+    const signedAt1Bp = (m: Wallet) =>
+      signPair(m, chain, m.address, weth.address, usdc.address, client.credentials.apiKey, 1);
+    const [ok, bad] = await Promise.all([
+      orderRequest(capped, trigger, { signature: await signedAt1Bp(capped), maxFeeBps: 1 }).then((b) =>
+        createLimitOrder(client, b),
+      ),
+      // Sent without its cap: checked against the contract's cap, which the maker did not sign.
+      orderRequest(mismatched, trigger, { signature: await signedAt1Bp(mismatched) }).then((b) =>
+        createLimitOrder(client, b),
+      ),
+    ]);
+    await mineBlocks(1);
+
+    const moved = await raiseMarket();
+    try {
+      const done = await waitForLimitOrder(client, ok.id, ['completed', 'failed']);
+      const { fee } = await expectExecutedOnChain(done, capped, amountIn, before[0]!);
+      expect(fee).toBeLessThanOrEqual(feeCap(amountIn, 1n));
+      const failed = await waitForLimitOrder(client, bad.id, ['completed', 'failed']);
+      expect(failed).toMatchObject({ status: 'failed', txHash: '', reasonFail: ['BAD_SIGNATURE'] });
+      expect(await balances(mismatched.address)).toEqual(before[1]);
+      await expectNeverExecuted(failed);
     } finally {
       await moved.restore();
     }

@@ -50,6 +50,8 @@ function signFor(signer: Wallet, maker: string, tokenIn: string, tokenOut: strin
     e2e.chain.contracts.orderExecutor,
     { maker, tokenIn, tokenOut },
     client.credentials.apiKey,
+    // The contract's cap now, as GET /order-authorization offers it.
+    Number(e2e.capBps),
   );
   return signer.signTypedData(typed.domain, PAIR_AUTHORIZATION_TYPES, typed.message);
 }

@@ -12,7 +12,7 @@ import { dcaStrategyTokens } from '../factories/dca-strategies';
 import { limitOrderBody, limitOrderTokens } from '../factories/limit-orders';
 import { newAccountClient, type ApiClient } from '../helpers/api-client';
 import { useEmbeddedService } from '../helpers/embedded-service';
-import { approveExecutor, balanceOf, feeCap, signPair, token } from '../helpers/maker';
+import { approveExecutor, balanceOf, feeCap, maxFeeBps, signPair, token } from '../helpers/maker';
 
 /**
  * GET /order-authorization against `npm start`: what a maker must approve and sign, read from the API alone, and
@@ -83,23 +83,26 @@ describe('GET /order-authorization', () => {
             { name: 'tokenOut', type: 'address' },
             { name: 'integrator', type: 'bytes32' },
             { name: 'maxDeviationBps', type: 'uint16' },
+            { name: 'maxFeeBps', type: 'uint16' },
           ],
         },
         primaryType: 'PairAuthorization',
-        // Granted to the calling key: keccak256 of its key id; 0 = the contract's own price bound.
+        // Granted to the calling key: keccak256 of its key id; 0 = the contract's own price bound; the fee cap
+        // the contract has now.
         message: {
           maker: maker.address,
           tokenIn: weth.address,
           tokenOut: usdc.address,
           integrator: id(client.credentials.apiKey),
           maxDeviationBps: 0,
+          maxFeeBps: Number(await maxFeeBps(provider, chain)),
         },
       },
       allowance: '0',
       balance: String(await balanceOf(provider, weth.address, maker.address)),
       required: '0',
       estimatedFeePerOrder: expect.stringMatching(/^[1-9][0-9]*$/),
-      maxFeeBps: expect.any(Number),
+      maxFeeBps: Number(await maxFeeBps(provider, chain)),
       openLimitOrders: 0,
       activeStrategies: 0,
       validSignatureHeld: false,
@@ -122,6 +125,7 @@ describe('GET /order-authorization', () => {
         tokenOut: usdc.address,
         integrator: id(client.credentials.apiKey),
         maxDeviationBps: 0,
+        maxFeeBps: data.maxFeeBps,
       }),
     );
     // Another key is another integrator: its answer asks for another signature.
@@ -225,6 +229,44 @@ describe('GET /order-authorization', () => {
       activeStrategies: 0,
       validSignatureHeld: true,
     });
+  });
+
+  it('holds a signature valid for the fee cap its order was sent with, not for another', async () => {
+    const { chain, baseUrl } = service();
+    const weth = token(chain, 'WETH');
+    const link = token(chain, 'LINK');
+    const fresh = await newAccountClient(baseUrl);
+    const cap = Number(await maxFeeBps(provider, chain));
+    const signedFor = (bps: number) =>
+      signPair(maker, chain, maker.address, weth.address, link.address, fresh.credentials.apiKey, bps);
+    const order = async (signature: string, over: { maxFeeBps?: number } = {}) => {
+      const res = await fresh.post(
+        '/limit-order',
+        limitOrderBody({
+          accountTo: maker.address,
+          chainId: 1,
+          ...limitOrderTokens(weth, link),
+          amount: '0.01',
+          priceTrigger: '1000000',
+          price: '1000000',
+          gasPrice: '30',
+          slippage: '1',
+          signature,
+          ...over,
+        }),
+      );
+      expect(res.status).toBe(200);
+    };
+    const held = async () =>
+      (await fresh.get<OrderAuthorization>(query(pairQuery('WETH', 'LINK')))).body.data!.validSignatureHeld;
+    const at30 = await signedFor(30);
+    // Signed for 30 bps but sent without the cap: the keeper would check it against the contract's cap.
+    await order(at30);
+    expect(await held()).toBe(false);
+    // Sent with the cap it was signed for: held, though the contract's cap is another.
+    expect(cap).not.toBe(30);
+    await order(at30, { maxFeeBps: 30 });
+    expect(await held()).toBe(true);
   });
 
   it('prices the fee of a token other than the native coin from the pools', async () => {

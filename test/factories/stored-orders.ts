@@ -59,6 +59,7 @@ export function storedDcaStrategy(over: Partial<DcaStrategy> = {}): DcaStrategy 
     maxPrice: null,
     status: 'active',
     signature: PLACEHOLDER_SIGNATURE,
+    maxFeeBps: null,
     iterationsCreated: 0,
     version: 0,
     createdAt: STORED_NOW - 1000,

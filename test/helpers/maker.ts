@@ -8,6 +8,7 @@ import {
   parseUnits,
   Wallet,
   type JsonRpcProvider,
+  type Provider,
   type TransactionReceipt,
 } from 'ethers';
 import type { DcaOrderJson, DcaStrategyJson } from '../../api/routes/dca/dca-json';
@@ -16,6 +17,7 @@ import { devnetKeys } from '../../devnet/keys';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import { movePrice } from '../../devnet/market-mover';
 import { V2_ROUTER_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
+import { DEFAULT_MAX_FEE_BPS } from '../../devnet/world/deploy-service-contracts';
 import { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES } from '../../shared/domain/pair-authorization';
 import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { plainDecimalOf } from '../../shared/domain/amount-bounds';
@@ -68,18 +70,25 @@ export function integratorOfKey(apiKey: string): string {
 
 /**
  * The maker's pair authorization for the orders one API key creates: EIP-712 over {maker, tokenIn, tokenOut,
- * integrator = keccak256(key id), maxDeviationBps = 0 (the contract's own bound)}, domain bound to the
+ * integrator = keccak256(key id), maxDeviationBps = 0 (the contract's own bound), maxFeeBps}, domain bound to the
  * OrderExecutor. `apiKey` is the key id of the account that creates the orders (an ApiClient's
- * `credentials.apiKey`); an order created with another key fails BAD_SIGNATURE.
+ * `credentials.apiKey`); an order created with another key fails BAD_SIGNATURE. `signedMaxFeeBps` defaults to the
+ * OrderExecutor's cap now, read through the signer's provider (what GET /order-authorization offers; an order
+ * created without `maxFeeBps` is checked against it).
  */
-export function signPair(
+export async function signPair(
   signer: Wallet,
   chain: ManifestChain,
   maker: string,
   tokenIn: string,
   tokenOut: string,
   apiKey: string,
+  signedMaxFeeBps?: number,
 ): Promise<string> {
+  // A signer without a provider signs the cap every devnet deploys with.
+  const feeBps =
+    signedMaxFeeBps ??
+    (signer.provider ? Number(await maxFeeBps(signer.provider, chain)) : DEFAULT_MAX_FEE_BPS);
   return signer.signTypedData(
     {
       ...PAIR_AUTHORIZATION_DOMAIN,
@@ -93,6 +102,7 @@ export function signPair(
       tokenOut: getAddress(tokenOut),
       integrator: integratorOfKey(apiKey),
       maxDeviationBps: 0,
+      maxFeeBps: feeBps,
     },
   );
 }
@@ -121,7 +131,7 @@ export async function balanceOf(
 }
 
 /** The OrderExecutor's fee cap in basis points of an order's amount. */
-export async function maxFeeBps(provider: JsonRpcProvider, chain: ManifestChain): Promise<bigint> {
+export async function maxFeeBps(provider: Pick<Provider, 'call'>, chain: ManifestChain): Promise<bigint> {
   const data = await provider.call({
     to: chain.contracts.orderExecutor,
     data: orderExecutorInterface().encodeFunctionData('maxFeeBps', []),

@@ -174,6 +174,17 @@ describeEachStore('DCA strategies and orders', (kind) => {
         expect(res.body.data).not.toHaveProperty(absent);
     });
 
+    it('stores the fee cap the signature was made for (none when absent) and does not return it', async () => {
+      const signed = await create(client, { maxFeeBps: 30 });
+      expect(signed).not.toHaveProperty('maxFeeBps');
+      const stored = await running.store.dca.findStrategyForKey(client.credentials.apiKey, signed.id);
+      expect(stored?.maxFeeBps).toBe(30);
+      const unsigned = await create(client);
+      expect(
+        (await running.store.dca.findStrategyForKey(client.credentials.apiKey, unsigned.id))?.maxFeeBps,
+      ).toBe(null);
+    });
+
     it('accepts the native pseudo-address as the token bought, in either casing, and keeps it as sent', async () => {
       for (const native of [NATIVE, NATIVE.replace(/e/g, 'E')]) {
         const res = await client.post<StrategyJson>(
@@ -216,6 +227,9 @@ describeEachStore('DCA strategies and orders', (kind) => {
         [{ field: 'iterations', message: 'Must be at most 10000' }],
       ],
       ['frequency 0', { frequency: 0 }, [{ field: 'frequency', message: 'Must be at least 1' }]],
+      ['maxFeeBps -1', { maxFeeBps: -1 }, [{ field: 'maxFeeBps', message: 'Must be at least 0' }]],
+      ['maxFeeBps 1001', { maxFeeBps: 1001 }, [{ field: 'maxFeeBps', message: 'Must be at most 1000' }]],
+      ['maxFeeBps as a string', { maxFeeBps: '30' }, [{ field: 'maxFeeBps', message: 'Must be an integer' }]],
       ['frequency as a string', { frequency: '60' }, [{ field: 'frequency', message: 'Must be an integer' }]],
       ['totalAmount 0', { totalAmount: 0 }, [{ field: 'totalAmount', message: 'Must be greater than 0' }]],
       [
@@ -511,6 +525,7 @@ describeEachStore('DCA strategies and orders', (kind) => {
         maxPrice: null,
         status: 'active',
         signature: SIGNATURE,
+        maxFeeBps: null,
         iterationsCreated: 0,
         version: 0,
         createdAt: 0,

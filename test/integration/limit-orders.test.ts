@@ -183,6 +183,37 @@ describeEachStore('limit orders', (kind) => {
       expect(order).not.toHaveProperty('note');
     });
 
+    it('stores the fee cap the signature was made for (none when absent) and does not return it', async () => {
+      const signed = await create(limitOrderBody({ maxFeeBps: 30 }));
+      expect(signed).not.toHaveProperty('maxFeeBps');
+      const stored = await running.store.limitOrders.findForKey(client.credentials.apiKey, signed.id);
+      expect(stored?.maxFeeBps).toBe(30);
+      const zero = await create(limitOrderBody({ maxFeeBps: 0 }));
+      expect(
+        (await running.store.limitOrders.findForKey(client.credentials.apiKey, zero.id))?.maxFeeBps,
+      ).toBe(0);
+      // Absent: the keeper checks the signature against the order contract's cap when the order runs.
+      const unsigned = await create();
+      expect(
+        (await running.store.limitOrders.findForKey(client.credentials.apiKey, unsigned.id))?.maxFeeBps,
+      ).toBe(null);
+    });
+
+    it('rejects a fee cap that is not an integer from 0 to 1000 (the contract allows no more)', async () => {
+      const cases: Array<[unknown, string]> = [
+        [-1, 'Must be at least 0'],
+        [1001, 'Must be at most 1000'],
+        [1.5, 'Must be an integer'],
+        ['30', 'Must be an integer'],
+        [null, 'Must be an integer'],
+      ];
+      for (const [maxFeeBps, message] of cases) {
+        const res = await client.post('/limit-order', limitOrderBody({ maxFeeBps }));
+        expectValidationError(res, [{ field: 'maxFeeBps', message }]);
+      }
+      expect((await client.post('/limit-order', limitOrderBody({ maxFeeBps: 1000 }))).status).toBe(200);
+    });
+
     it('rejects every service-set field with one detail each', async () => {
       const extras = {
         status: 'completed',
@@ -653,7 +684,7 @@ describeEachStore('limit orders', (kind) => {
       expectValidationError(await client.patch(`/limit-order/${order.id}`, { note: 'x' }), [detail]);
     });
 
-    it('rejects tokens, chain, maker, symbols and signature', async () => {
+    it('rejects tokens, chain, maker, symbols, signature and its fee cap', async () => {
       const order = await create();
       const res = await client.patch(`/limit-order/${order.id}`, {
         price: '1',
@@ -664,6 +695,7 @@ describeEachStore('limit orders', (kind) => {
         tokenASymbol: 'WETH',
         tokenBSymbol: 'DAI',
         signature: SIGNATURE,
+        maxFeeBps: 30,
       });
       expectValidationError(
         res,
@@ -675,6 +707,7 @@ describeEachStore('limit orders', (kind) => {
           'tokenASymbol',
           'tokenBSymbol',
           'signature',
+          'maxFeeBps',
         ].map((field) => ({ field, message: 'Cannot be changed' })),
       );
       expect((await client.get(`/limit-order/${order.id}`)).body.data).toEqual(order);

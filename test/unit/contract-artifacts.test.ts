@@ -15,7 +15,13 @@ describe('committed contract artifacts', () => {
       .sort();
     expect(committed).toEqual(artifacts.map((a) => a.contractName));
     expect(committed).toEqual(
-      expect.arrayContaining(['OrderExecutor', 'SwapRouter', 'TestToken', 'TokenSpender']),
+      expect.arrayContaining([
+        'OrderExecutor',
+        'SwapRouter',
+        'TestToken',
+        'TimelockController',
+        'TokenSpender',
+      ]),
     );
   });
 

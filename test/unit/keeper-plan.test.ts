@@ -195,11 +195,19 @@ describe('pair signature (EIP-712, checked off-chain as the contract does)', () 
   const tokenOut = getAddress('0xe2a08e0947c2974423f62417d8b8c7440ef2b497');
   const API_KEY = '3f1c7f0e-5d8a-4c47-9a59-1f4b8f7c2d10';
   const OTHER_KEY = '9b2e4d61-0c3f-4e8b-8d7a-6a5f4e3d2c1b';
+  /** The contract's fee cap when the maker signs. */
+  const FEE_BPS = 100;
   const sign = (
     signer: Pick<Wallet, 'signTypedData'>,
     a: string,
     b: string,
-    over: { chainId?: number; apiKey?: string; maxDeviationBps?: number; maker?: string } = {},
+    over: {
+      chainId?: number;
+      apiKey?: string;
+      maxDeviationBps?: number;
+      maxFeeBps?: number;
+      maker?: string;
+    } = {},
   ) =>
     signer.signTypedData(
       { ...PAIR_AUTHORIZATION_DOMAIN, chainId: over.chainId ?? 1, verifyingContract: orderExecutor },
@@ -210,6 +218,7 @@ describe('pair signature (EIP-712, checked off-chain as the contract does)', () 
         tokenOut: b,
         integrator: integratorOf(over.apiKey ?? API_KEY),
         maxDeviationBps: over.maxDeviationBps ?? DEFAULT_MAX_DEVIATION_BPS,
+        maxFeeBps: over.maxFeeBps ?? FEE_BPS,
       },
     );
   /** The authorization an order of API_KEY carries for the maker's pair (the signature aside). */
@@ -221,6 +230,7 @@ describe('pair signature (EIP-712, checked off-chain as the contract does)', () 
     tokenOut,
     integrator: integratorOf(API_KEY),
     maxDeviationBps: DEFAULT_MAX_DEVIATION_BPS,
+    maxFeeBps: FEE_BPS,
   });
 
   /** A chain reader that must not be asked (an EOA's answer is ECDSA alone), or one that answers '0x' code. */
@@ -259,7 +269,7 @@ describe('pair signature (EIP-712, checked off-chain as the contract does)', () 
     expect(isValidPairSignature({ ...auth, signature: `0x${'11'.repeat(65)}` })).toBe(false);
   });
 
-  it('refuses a signature granted to another integrator (API key) or with another deviation', async () => {
+  it('refuses a signature granted to another integrator (API key) or with another deviation or fee cap', async () => {
     const auth = authOf();
     const forOtherKey = await sign(maker, tokenIn, tokenOut, { apiKey: OTHER_KEY });
     // An order of API_KEY carrying the maker's grant to OTHER_KEY: refused, whatever else matches.
@@ -272,6 +282,15 @@ describe('pair signature (EIP-712, checked off-chain as the contract does)', () 
     const tighter = await sign(maker, tokenIn, tokenOut, { maxDeviationBps: 50 });
     expect(isValidPairSignature({ ...auth, signature: tighter })).toBe(false);
     expect(isValidPairSignature({ ...auth, maxDeviationBps: 50, signature: tighter })).toBe(true);
+    // So is the fee cap: a signature for 100 bps is no authorization for 300, nor for 30.
+    expect(
+      isValidPairSignature({ ...auth, maxFeeBps: 300, signature: await sign(maker, tokenIn, tokenOut) }),
+    ).toBe(false);
+    expect(
+      isValidPairSignature({ ...auth, maxFeeBps: 30, signature: await sign(maker, tokenIn, tokenOut) }),
+    ).toBe(false);
+    const at30 = await sign(maker, tokenIn, tokenOut, { maxFeeBps: 30 });
+    expect(isValidPairSignature({ ...auth, maxFeeBps: 30, signature: at30 })).toBe(true);
     // The full check agrees, and asks an EOA maker's chain only for its code.
     const chain = eoaChain();
     expect(await isValidMakerSignature({ ...auth, signature: forOtherKey }, chain)).toBe(false);
@@ -298,10 +317,11 @@ describe('pair signature (EIP-712, checked off-chain as the contract does)', () 
       expect(
         await verifier.isValid({ ...auth, integrator: integratorOf(OTHER_KEY), signature: good }, chain),
       ).toBe(false);
+      expect(await verifier.isValid({ ...auth, maxFeeBps: FEE_BPS + 1, signature: good }, chain)).toBe(false);
     }
     // Only refusals reach the chain (a contract wallet could be the maker); ECDSA successes never do.
     expect(chain.asked.every((a) => a === `getCode ${maker.address}`)).toBe(true);
-    expect(chain.asked).toHaveLength(2 * 3);
+    expect(chain.asked).toHaveLength(2 * 4);
   });
 
   describe('a contract wallet as the maker (ERC-1271, EIP-7702)', () => {
@@ -412,6 +432,7 @@ describe('funding: balance and allowance over the maker’s open orders of the t
     decimalsOut: 6,
     amountIn,
     signature: '0x',
+    maxFeeBps: null,
     minAmountOut: 0n,
     priceTrigger: '3000',
     triggerBlock: 1,
@@ -477,6 +498,7 @@ describe('funding: balance and allowance over the maker’s open orders of the t
         fee,
         minAmountOut: 1n,
         signature: '0x' + '11'.repeat(65),
+        maxFeeBps: 500,
       })),
     });
     const data = encodeExecuteBatch(

@@ -65,12 +65,13 @@ function dcaOrder(id: string, amountIn: bigint): PricedOrder {
     decimalsOut: 6,
     amountIn,
     signature: '0x',
+    maxFeeBps: 500,
     // A DCA iteration takes whatever the route pays (less its slippage): only the guard can hold it back.
     minAmountOut: 0n,
     slippagePercent: '99',
     triggerBlock: 7,
   };
-  return { order, fee: 0n, allowance: amountIn };
+  return { order, fee: 0n, allowance: amountIn, signedMaxFeeBps: 500 };
 }
 
 describe('the keeper applies the price-impact bound to its executions', () => {

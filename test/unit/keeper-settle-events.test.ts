@@ -34,6 +34,7 @@ const group: BatchGroup = {
     fee: 0n,
     minAmountOut: 1n,
     signature: `0x${'11'.repeat(65)}`,
+    maxFeeBps: 500,
   })),
 };
 

@@ -20,8 +20,8 @@ export function createStrategyRoute(deps: RouteDeps): RouteDefinition {
       summary: 'Create a DCA strategy',
       description:
         'Sells `totalAmount` of `tokenAddressFrom` for `tokenAddressTo` in `iterations` equal orders, one every ' +
-        '`frequency` seconds, on one chain. `pair` and `signature` are accepted and not returned. Every success ' +
-        'creates a new strategy: after a timeout, list strategies before retrying.',
+        '`frequency` seconds, on one chain. `pair`, `signature` and `maxFeeBps` are accepted and not returned. ' +
+        'Every success creates a new strategy: after a timeout, list strategies before retrying.',
       response: dcaStrategySchema,
       errors: [400, 500],
     },
@@ -49,6 +49,7 @@ export function createStrategyRoute(deps: RouteDeps): RouteDefinition {
         maxPrice: body.maxPrice ?? null,
         status: body.status ?? 'active',
         signature: body.signature,
+        maxFeeBps: body.maxFeeBps ?? null,
         iterationsCreated: 0,
         version: 0,
         createdAt: now,

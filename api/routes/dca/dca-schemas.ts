@@ -2,6 +2,7 @@ import { MAX_PRICE, MAX_PRICE_TEXT } from '../../../shared/domain/amount-bounds'
 import type { DcaStrategy } from '../../../shared/domain/dca';
 import type { SchemaObject } from 'ajv';
 import type { ParameterDoc } from '../../http/route-definition';
+import { signedMaxFeeBps } from '../order-authorization/schemas';
 
 /**
  * Bounds JSON schema can say in the same words for ajv and OpenAPI 3.0 are here (and so in /openapi.json); strict
@@ -42,7 +43,10 @@ export type CreateStrategyBody = Pick<
   | 'frequency'
   | 'signature'
 > &
-  Partial<Pick<DcaStrategy, 'slippage' | 'minPrice' | 'maxPrice'>> & { status?: 'active' | 'cancelled' };
+  Partial<Pick<DcaStrategy, 'slippage' | 'minPrice' | 'maxPrice'>> & {
+    status?: 'active' | 'cancelled';
+    maxFeeBps?: number;
+  };
 
 /** Unknown fields are ignored, as the spec allows. */
 export const createStrategyBody: SchemaObject = {
@@ -128,6 +132,7 @@ export const createStrategyBody: SchemaObject = {
       format: 'signature',
       description: "Maker's pair signature (0x plus 130 hex)",
     },
+    maxFeeBps: signedMaxFeeBps,
   },
 };
 

@@ -50,6 +50,7 @@ function inputOf(body: CreateLimitOrderBody): LimitOrderInput {
     slippage: body.slippage,
     expired: body.expired,
     signature: body.signature,
+    ...(body.maxFeeBps === undefined ? {} : { maxFeeBps: body.maxFeeBps }),
   };
 }
 

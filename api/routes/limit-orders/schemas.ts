@@ -6,6 +6,7 @@ import {
 } from '../../../shared/domain/limit-order';
 import { MAX_PRICE_TEXT } from '../../../shared/domain/amount-bounds';
 import type { ParameterDoc } from '../../http/route-definition';
+import { signedMaxFeeBps } from '../order-authorization/schemas';
 import { MAX_GAS_PRICE_GWEI } from '../../http/validator';
 
 /** The columns hold 100 characters; a longer decimal string would not fit (and could overflow a double). */
@@ -129,6 +130,7 @@ export const createLimitOrderBody: SchemaObject = {
       format: 'signature',
       description: "The maker's pair signature (0x plus 130 hex characters); not verified at creation",
     },
+    maxFeeBps: signedMaxFeeBps,
     ...serviceSet,
   },
 };
@@ -136,7 +138,7 @@ export const createLimitOrderBody: SchemaObject = {
 /** PATCH /limit-order/{id}: any of the changeable fields, in the formats of the create body. */
 export const updateLimitOrderBody: SchemaObject = {
   type: 'object',
-  description: `At least one field is required. Tokens, chain, maker, symbols and signature cannot be changed. ${serviceFieldsNote}`,
+  description: `At least one field is required. Tokens, chain, maker, symbols, signature and maxFeeBps cannot be changed. ${serviceFieldsNote}`,
   properties: {
     priceTrigger,
     price,

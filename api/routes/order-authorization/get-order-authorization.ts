@@ -100,8 +100,9 @@ export function orderAuthorizationRoute(deps: OrderAuthorizationDeps): RouteDefi
       summary: "The maker's authorization: what to approve and what to sign for limit orders and DCA",
       description:
         'Everything a maker needs before its orders can execute: the order contract to approve `tokenIn` to ' +
-        '(`spender`), the EIP-712 pair authorization to sign (`typedData`), the current allowance and balance, ' +
-        "and what this API key's open orders and active strategies of this maker selling `tokenIn` already need. " +
+        '(`spender`), the EIP-712 pair authorization to sign (`typedData`, with the fee cap it accepts), the ' +
+        "current allowance and balance, and what this API key's open orders and active strategies of this maker " +
+        'selling `tokenIn` already need. ' +
         'The allowance must cover `required` plus each new order’s amount and execution fee. A chain without an ' +
         'order contract answers 400.',
       parameters: orderAuthorizationParameters,
@@ -141,12 +142,10 @@ export function orderAuthorizationRoute(deps: OrderAuthorizationDeps): RouteDefi
 
       const pair = { maker: q.accountTo, tokenIn: q.tokenIn, tokenOut: q.tokenOut };
       const apiKey = signingKeyOf(auth);
-      // Granted to the calling key: an order another key creates with this signature fails BAD_SIGNATURE.
-      const typedData = pairAuthorizationTypedData(chainId, contracts.orderExecutor, pair, apiKey);
       const client = deps.clients.find(chainId);
       const readState = async () => {
         if (!client) throw new Error(`no RPC client for chain ${chainId}`);
-        return readMakerTokenState(client, contracts, typedData.message.maker, typedData.message.tokenIn);
+        return readMakerTokenState(client, contracts, getAddress(pair.maker), getAddress(pair.tokenIn));
       };
       const [state, limitOrders, strategies, feeEstimate] = await Promise.all([
         readState().catch(() => {
@@ -160,6 +159,10 @@ export function orderAuthorizationRoute(deps: OrderAuthorizationDeps): RouteDefi
         deps.store.dca.listOfMakerSelling(apiKey, { chainId, ...pair }),
         uncappedFee(chainId, { address: tokenIn.address, decimals: tokenIn.decimals }, chain),
       ]);
+      const maxFeeBps = Number(state.maxFeeBps);
+      // Granted to the calling key (an order another key creates with this signature fails BAD_SIGNATURE), for the
+      // contract's cap now: a later raise does not reach it.
+      const typedData = pairAuthorizationTypedData(chainId, contracts.orderExecutor, pair, apiKey, maxFeeBps);
       const fee = (amountIn: bigint): bigint => {
         const cap = capOf(amountIn, state.maxFeeBps);
         return feeEstimate === undefined || feeEstimate > cap ? cap : feeEstimate;
@@ -171,15 +174,28 @@ export function orderAuthorizationRoute(deps: OrderAuthorizationDeps): RouteDefi
         fee,
       });
       const outLower = q.tokenOut.toLowerCase();
-      const signatures = new Set([
-        ...limitOrders.filter((o) => o.outTokenAddress.toLowerCase() === outLower).map((o) => o.signature),
-        ...strategies.filter((s) => s.tokenAddressTo.toLowerCase() === outLower).map((s) => s.signature),
-      ]);
+      // Each signature with the cap its order was created with (none given: the keeper assumes the current one).
+      const held = new Map<string, { signature: string; maxFeeBps: number }>();
+      for (const h of [
+        ...limitOrders.filter((o) => o.outTokenAddress.toLowerCase() === outLower),
+        ...strategies.filter((s) => s.tokenAddressTo.toLowerCase() === outLower),
+      ]) {
+        const signed = { signature: h.signature, maxFeeBps: h.maxFeeBps ?? maxFeeBps };
+        held.set(`${signed.maxFeeBps}|${signed.signature}`, signed);
+      }
       const checks = await Promise.all(
-        [...signatures].map((signature) => {
-          const held = { chainId, orderExecutor: contracts.orderExecutor, ...typedData.message, signature };
+        [...held.values()].map(({ signature, maxFeeBps: signedMaxFeeBps }) => {
+          const authorization = {
+            chainId,
+            orderExecutor: contracts.orderExecutor,
+            ...typedData.message,
+            maxFeeBps: signedMaxFeeBps,
+            signature,
+          };
           // A contract wallet's signature is its isValidSignature's answer; no answer counts as not held.
-          return client ? isValidMakerSignature(held, client).catch(() => false) : isValidPairSignature(held);
+          return client
+            ? isValidMakerSignature(authorization, client).catch(() => false)
+            : isValidPairSignature(authorization);
         }),
       );
       const validSignatureHeld = checks.some(Boolean);
@@ -194,7 +210,7 @@ export function orderAuthorizationRoute(deps: OrderAuthorizationDeps): RouteDefi
         balance: state.balance.toString(),
         required: required.toString(),
         estimatedFeePerOrder: feeEstimate === undefined ? null : feeEstimate.toString(),
-        maxFeeBps: Number(state.maxFeeBps),
+        maxFeeBps,
         openLimitOrders,
         activeStrategies,
         validSignatureHeld,

@@ -1,5 +1,19 @@
 import type { SchemaObject } from 'ajv';
+import { MAX_FEE_BPS_LIMIT } from '../../../shared/domain/pair-authorization';
 import type { ParameterDoc } from '../../http/route-definition';
+
+/** The `maxFeeBps` of the create bodies (limit order, DCA strategy): the fee cap the maker's signature carries. */
+export const signedMaxFeeBps: SchemaObject = {
+  type: 'integer',
+  minimum: 0,
+  maximum: MAX_FEE_BPS_LIMIT,
+  description:
+    'The `maxFeeBps` of the pair authorization `signature` was made for (GET /order-authorization ' +
+    '`typedData.message.maxFeeBps`): the most the order contract takes as execution fee, in basis points of an ' +
+    "order's amount. Send it: when absent, the order contract's cap at execution is assumed, and a signature made " +
+    'for another cap then fails `BAD_SIGNATURE`. Cannot be changed later.',
+  example: 100,
+};
 
 /** Every parameter once; an unknown one is refused (a misspelt parameter would otherwise read as missing). */
 export const orderAuthorizationQuery: SchemaObject = {
@@ -83,8 +97,9 @@ export const orderAuthorizationSchema: SchemaObject = {
         'The pair authorization to sign, exactly as `eth_signTypedData_v4` takes it (ethers: `signTypedData(domain, ' +
         '{PairAuthorization: types.PairAuthorization}, message)`). The 65-byte signature is the `signature` of ' +
         'every limit order and DCA strategy of this maker and pair created with this API key (`integrator`); an ' +
-        'order of another key carrying it fails `BAD_SIGNATURE`. A contract wallet (ERC-1271, EIP-7702) signs ' +
-        'the same message; its `isValidSignature` is asked at execution.',
+        'order of another key carrying it fails `BAD_SIGNATURE`. Send `message.maxFeeBps` with each order as its ' +
+        '`maxFeeBps`. A contract wallet (ERC-1271, EIP-7702) signs the same message; its `isValidSignature` is ' +
+        'asked at execution.',
       required: ['domain', 'types', 'primaryType', 'message'],
       properties: {
         domain: {
@@ -108,7 +123,7 @@ export const orderAuthorizationSchema: SchemaObject = {
         primaryType: { type: 'string', enum: ['PairAuthorization'] },
         message: {
           type: 'object',
-          required: ['maker', 'tokenIn', 'tokenOut', 'integrator', 'maxDeviationBps'],
+          required: ['maker', 'tokenIn', 'tokenOut', 'integrator', 'maxDeviationBps', 'maxFeeBps'],
           properties: {
             maker: { type: 'string' },
             tokenIn: { type: 'string' },
@@ -122,6 +137,13 @@ export const orderAuthorizationSchema: SchemaObject = {
               type: 'integer',
               description:
                 "0: the order contract's own bound below its manipulation-resistant price applies (see README)",
+            },
+            maxFeeBps: {
+              type: 'integer',
+              description:
+                "The fee cap the maker accepts, in basis points of an order's amount: the order contract's " +
+                '`maxFeeBps` now. The contract takes at most the lower of this and its cap at execution, so a later ' +
+                'raise of its cap never applies to this signature (sign again to accept a raised cap).',
             },
           },
         },
@@ -150,7 +172,8 @@ export const orderAuthorizationSchema: SchemaObject = {
     maxFeeBps: {
       type: 'integer',
       description:
-        'The order contract never takes more than this share of an order amount as execution fee (basis points)',
+        'The order contract never takes more than this share of an order amount as execution fee (basis ' +
+        'points), nor more than the cap the maker signed (`typedData.message.maxFeeBps`, offered at this value)',
     },
     openLimitOrders: {
       type: 'integer',
@@ -161,7 +184,7 @@ export const orderAuthorizationSchema: SchemaObject = {
       type: 'boolean',
       description:
         "Whether one of this API key's limit orders or DCA strategies of this maker and pair carries a signature " +
-        'that is valid for `typedData` (so the keeper can execute them)',
+        'that is valid for `typedData` with the fee cap it was signed for (so the keeper can execute them)',
     },
   },
 };

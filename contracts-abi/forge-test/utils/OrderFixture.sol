@@ -63,7 +63,7 @@ abstract contract OrderFixture is Fixture {
     ContractMaker internal acceptAll;
     ContractMaker internal flooder;
 
-    /// @dev What each maker signed: keccak(maker, tokenIn, tokenOut, integrator, deviation) => signature.
+    /// @dev What each maker signed: keccak(maker, tokenIn, tokenOut, integrator, deviation, fee cap) => signature.
     mapping(bytes32 => bytes) internal signatureOf;
     bytes32[] internal signedAuths;
 
@@ -222,22 +222,37 @@ abstract contract OrderFixture is Fixture {
 
     // ---- signatures ----
 
+    /// @dev The fixture's makers sign the contract's cap as they find it.
     function _authHash(address maker, address tokenIn, address tokenOut, bytes32 integrator, uint16 dev)
         internal
         pure
         returns (bytes32)
     {
-        return keccak256(abi.encode(maker, tokenIn, tokenOut, integrator, dev));
+        return _authHash(maker, tokenIn, tokenOut, integrator, dev, MAX_FEE_BPS);
+    }
+
+    function _authHash(
+        address maker,
+        address tokenIn,
+        address tokenOut,
+        bytes32 integrator,
+        uint16 dev,
+        uint16 feeBps
+    ) internal pure returns (bytes32) {
+        return keccak256(abi.encode(maker, tokenIn, tokenOut, integrator, dev, feeBps));
     }
 
     /// @dev The EIP-712 digest, computed here from the documented type and domain (not read from the contract).
-    function _digest(address maker, address tokenIn, address tokenOut, bytes32 integrator, uint16 dev)
-        internal
-        view
-        returns (bytes32)
-    {
+    function _digest(
+        address maker,
+        address tokenIn,
+        address tokenOut,
+        bytes32 integrator,
+        uint16 dev,
+        uint16 feeBps
+    ) internal view returns (bytes32) {
         bytes32 typeHash = keccak256(
-            "PairAuthorization(address maker,address tokenIn,address tokenOut,bytes32 integrator,uint16 maxDeviationBps)"
+            "PairAuthorization(address maker,address tokenIn,address tokenOut,bytes32 integrator,uint16 maxDeviationBps,uint16 maxFeeBps)"
         );
         bytes32 domain = keccak256(
             abi.encode(
@@ -248,7 +263,7 @@ abstract contract OrderFixture is Fixture {
                 address(oe)
             )
         );
-        bytes32 structHash = keccak256(abi.encode(typeHash, maker, tokenIn, tokenOut, integrator, dev));
+        bytes32 structHash = keccak256(abi.encode(typeHash, maker, tokenIn, tokenOut, integrator, dev, feeBps));
         return keccak256(abi.encodePacked(hex"1901", domain, structHash));
     }
 
@@ -257,27 +272,41 @@ abstract contract OrderFixture is Fixture {
         return abi.encodePacked(r, s, v);
     }
 
-    /// @dev The maker (or its wallet's owner) signs the authorization; recorded as signed.
+    /// @dev The maker (or its wallet's owner) signs the authorization with the fixture's cap; recorded as signed.
     function _signAs(address maker, address tokenIn, address tokenOut, bytes32 integrator, uint16 dev)
         internal
         returns (bytes memory signature)
     {
-        signature = _sign(keyOf[maker], _digest(maker, tokenIn, tokenOut, integrator, dev));
-        bytes32 auth = _authHash(maker, tokenIn, tokenOut, integrator, dev);
+        return _signAs(maker, tokenIn, tokenOut, integrator, dev, MAX_FEE_BPS);
+    }
+
+    function _signAs(
+        address maker,
+        address tokenIn,
+        address tokenOut,
+        bytes32 integrator,
+        uint16 dev,
+        uint16 feeBps
+    ) internal returns (bytes memory signature) {
+        signature = _sign(keyOf[maker], _digest(maker, tokenIn, tokenOut, integrator, dev, feeBps));
+        bytes32 auth = _authHash(maker, tokenIn, tokenOut, integrator, dev, feeBps);
         if (signatureOf[auth].length == 0) signedAuths.push(auth);
         signatureOf[auth] = signature;
     }
 
-    /// @dev Whether the maker authorized the pair for the integrator and deviation (a wallet that accepts any
-    ///      signature authorizes everything: its own choice).
-    function _authorized(address maker, address tokenIn, address tokenOut, bytes32 integrator, uint16 dev)
-        internal
-        view
-        returns (bool)
-    {
+    /// @dev Whether the maker authorized the pair for the integrator, deviation and fee cap (a wallet that accepts
+    ///      any signature authorizes everything: its own choice).
+    function _authorized(
+        address maker,
+        address tokenIn,
+        address tokenOut,
+        bytes32 integrator,
+        uint16 dev,
+        uint16 feeBps
+    ) internal view returns (bool) {
         if (maker == address(acceptAll) || maker == address(flooder)) return true;
         if (maker == address(wallet) && wallet.signatureMode() == ContractMaker.SignatureMode.AcceptAll) return true;
-        return signatureOf[_authHash(maker, tokenIn, tokenOut, integrator, dev)].length != 0;
+        return signatureOf[_authHash(maker, tokenIn, tokenOut, integrator, dev, feeBps)].length != 0;
     }
 
     function _order(
@@ -290,7 +319,7 @@ abstract contract OrderFixture is Fixture {
         uint256 minAmountOut,
         bytes memory signature
     ) internal pure returns (OrderExecutor.Order memory) {
-        return OrderExecutor.Order(maker, ref, integrator, dev, amountIn, fee, minAmountOut, signature);
+        return OrderExecutor.Order(maker, ref, integrator, dev, MAX_FEE_BPS, amountIn, fee, minAmountOut, signature);
     }
 
     /// @dev An order the maker signed, for pair p with integrator A.
@@ -372,7 +401,7 @@ abstract contract OrderFixture is Fixture {
     // ---- an adversarial executor's batch ----
 
     /// @dev 1-3 groups of 1-5 orders: mostly valid orders of signed pairs, mixed with wrong integrators,
-    ///      deviations and signatures, fees above the cap, zero and oversized amounts, reused refs, minimums
+    ///      deviations, fee caps and signatures, fees above the cap, zero and oversized amounts, reused refs, minimums
     ///      out of reach, routes through the executor's own pools and junk routes.
     function _randomBatch(uint256 seed) internal view returns (OrderExecutor.Group[] memory groups) {
         groups = new OrderExecutor.Group[](1 + (seed % 3));
@@ -399,6 +428,9 @@ abstract contract OrderFixture is Fixture {
         o.integrator = (q >> 8) % 6 == 0 ? INTEGRATOR_B : INTEGRATOR_A;
         uint16[5] memory devs = [uint16(0), 100, 300, 500, 800];
         o.maxDeviationBps = (q >> 16) % 4 == 0 ? devs[(q >> 20) % 5] : devOf[o.maker];
+        // Mostly the cap the makers signed; else a claim of another one (only wallets that accept anything pass).
+        uint16[3] memory caps = [uint16(0), 100, 1000];
+        o.maxFeeBps = (q >> 24) % 8 == 0 ? caps[(q >> 28) % 3] : MAX_FEE_BPS;
         uint256 unit = 10 ** _decimals(pair.tokenIn);
         if (pair.tokenIn == address(weth)) unit /= 3000;
         o.amountIn = (q >> 32) % 30 == 0 ? 0 : (unit * (1 + ((q >> 40) % 200_000))) / 100;
@@ -411,6 +443,7 @@ abstract contract OrderFixture is Fixture {
         o.ref = bytes32((q >> 104) % 4);
         uint256 sigChoice = (q >> 112) % 10;
         if (sigChoice < 7) {
+            // The signature of the cap the makers signed, whatever cap the order claims.
             o.signature = signatureOf[_authHash(o.maker, pair.tokenIn, pair.tokenOut, o.integrator, o.maxDeviationBps)];
         } else if (sigChoice < 9) {
             o.signature = signatureOf[signedAuths[(q >> 120) % signedAuths.length]];
@@ -574,7 +607,9 @@ abstract contract OrderFixture is Fixture {
     {
         bytes32 expectedId = keccak256(abi.encode(o.maker, e.tokenIn, e.tokenOut, o.integrator, o.ref, o.amountIn));
         if (expectedId != e.id || o.maker != e.maker || o.fee != e.fee || o.amountIn != e.amountIn) return false;
-        if (!_authorized(o.maker, e.tokenIn, e.tokenOut, o.integrator, o.maxDeviationBps)) return false;
+        if (!_authorized(o.maker, e.tokenIn, e.tokenOut, o.integrator, o.maxDeviationBps, o.maxFeeBps)) return false;
+        // Never more fee than the maker's signed cap allows, whatever the contract's cap is.
+        if (e.fee > (o.amountIn / 10_000) * o.maxFeeBps + ((o.amountIn % 10_000) * o.maxFeeBps) / 10_000) return false;
         if (e.amountOut < o.minAmountOut || boundX128 == 0) return false;
         if (e.amountOut < oe.minimumAtBound(o.amountIn, boundX128, o.maxDeviationBps)) return false;
         // And against the feeds directly (the contract's Q128 rounding aside).

@@ -231,7 +231,7 @@ export interface paths {
     put?: never;
     /**
      * Create a DCA strategy
-     * @description Sells `totalAmount` of `tokenAddressFrom` for `tokenAddressTo` in `iterations` equal orders, one every `frequency` seconds, on one chain. `pair` and `signature` are accepted and not returned. Every success creates a new strategy: after a timeout, list strategies before retrying.
+     * @description Sells `totalAmount` of `tokenAddressFrom` for `tokenAddressTo` in `iterations` equal orders, one every `frequency` seconds, on one chain. `pair`, `signature` and `maxFeeBps` are accepted and not returned. Every success creates a new strategy: after a timeout, list strategies before retrying.
      */
     post: operations['postDcaOrderStrategies'];
     delete?: never;
@@ -313,7 +313,7 @@ export interface paths {
     };
     /**
      * The maker's authorization: what to approve and what to sign for limit orders and DCA
-     * @description Everything a maker needs before its orders can execute: the order contract to approve `tokenIn` to (`spender`), the EIP-712 pair authorization to sign (`typedData`), the current allowance and balance, and what this API key's open orders and active strategies of this maker selling `tokenIn` already need. The allowance must cover `required` plus each new order’s amount and execution fee. A chain without an order contract answers 400.
+     * @description Everything a maker needs before its orders can execute: the order contract to approve `tokenIn` to (`spender`), the EIP-712 pair authorization to sign (`typedData`, with the fee cap it accepts), the current allowance and balance, and what this API key's open orders and active strategies of this maker selling `tokenIn` already need. The allowance must cover `required` plus each new order’s amount and execution fee. A chain without an order contract answers 400.
      */
     get: operations['getOrderAuthorization'];
     put?: never;
@@ -1879,6 +1879,11 @@ export interface operations {
            * @description The maker's pair signature (0x plus 130 hex characters); not verified at creation
            */
           signature: string;
+          /**
+           * @description The `maxFeeBps` of the pair authorization `signature` was made for (GET /order-authorization `typedData.message.maxFeeBps`): the most the order contract takes as execution fee, in basis points of an order's amount. Send it: when absent, the order contract's cap at execution is assumed, and a signature made for another cap then fails `BAD_SIGNATURE`. Cannot be changed later.
+           * @example 100
+           */
+          maxFeeBps?: number;
           status?: unknown;
           txHash?: unknown;
           executorAddress?: unknown;
@@ -2347,6 +2352,7 @@ export interface operations {
           tokenASymbol?: unknown;
           tokenBSymbol?: unknown;
           signature?: unknown;
+          maxFeeBps?: unknown;
         };
       };
     };
@@ -2712,6 +2718,11 @@ export interface operations {
            * @description Maker's pair signature (0x plus 130 hex)
            */
           signature: string;
+          /**
+           * @description The `maxFeeBps` of the pair authorization `signature` was made for (GET /order-authorization `typedData.message.maxFeeBps`): the most the order contract takes as execution fee, in basis points of an order's amount. Send it: when absent, the order contract's cap at execution is assumed, and a signature made for another cap then fails `BAD_SIGNATURE`. Cannot be changed later.
+           * @example 100
+           */
+          maxFeeBps?: number;
         };
       };
     };
@@ -3416,7 +3427,7 @@ export interface operations {
               tokenOut: string;
               /** @description The order contract (EIP-55): approve `tokenIn` to it. Limit orders and DCA pull amount plus execution fee under this allowance. */
               spender: string;
-              /** @description The pair authorization to sign, exactly as `eth_signTypedData_v4` takes it (ethers: `signTypedData(domain, {PairAuthorization: types.PairAuthorization}, message)`). The 65-byte signature is the `signature` of every limit order and DCA strategy of this maker and pair created with this API key (`integrator`); an order of another key carrying it fails `BAD_SIGNATURE`. A contract wallet (ERC-1271, EIP-7702) signs the same message; its `isValidSignature` is asked at execution. */
+              /** @description The pair authorization to sign, exactly as `eth_signTypedData_v4` takes it (ethers: `signTypedData(domain, {PairAuthorization: types.PairAuthorization}, message)`). The 65-byte signature is the `signature` of every limit order and DCA strategy of this maker and pair created with this API key (`integrator`); an order of another key carrying it fails `BAD_SIGNATURE`. Send `message.maxFeeBps` with each order as its `maxFeeBps`. A contract wallet (ERC-1271, EIP-7702) signs the same message; its `isValidSignature` is asked at execution. */
               typedData: {
                 domain: {
                   name: string;
@@ -3444,6 +3455,8 @@ export interface operations {
                   integrator: string;
                   /** @description 0: the order contract's own bound below its manipulation-resistant price applies (see README) */
                   maxDeviationBps: number;
+                  /** @description The fee cap the maker accepts, in basis points of an order's amount: the order contract's `maxFeeBps` now. The contract takes at most the lower of this and its cap at execution, so a later raise of its cap never applies to this signature (sign again to accept a raised cap). */
+                  maxFeeBps: number;
                 };
               };
               /** @description Current allowance of `tokenIn` from the maker to `spender`, base units */
@@ -3454,13 +3467,13 @@ export interface operations {
               required: string;
               /** @description Estimated execution fee of one more order at the current gas price, in `tokenIn` base units: a new order needs its `amount` plus this on top of `required` (add a buffer: gas prices move). Null when `tokenIn` has no price route from the native coin: then count `maxFeeBps` of the amount, as `required` does. */
               estimatedFeePerOrder: string | null;
-              /** @description The order contract never takes more than this share of an order amount as execution fee (basis points) */
+              /** @description The order contract never takes more than this share of an order amount as execution fee (basis points), nor more than the cap the maker signed (`typedData.message.maxFeeBps`, offered at this value) */
               maxFeeBps: number;
               /** @description Open (pending, executing, submitted) limit orders counted in `required` */
               openLimitOrders: number;
               /** @description Active DCA strategies counted in `required` */
               activeStrategies: number;
-              /** @description Whether one of this API key's limit orders or DCA strategies of this maker and pair carries a signature that is valid for `typedData` (so the keeper can execute them) */
+              /** @description Whether one of this API key's limit orders or DCA strategies of this maker and pair carries a signature that is valid for `typedData` with the fee cap it was signed for (so the keeper can execute them) */
               validSignatureHeld: boolean;
             };
             meta: components['schemas']['Meta'];

@@ -22,6 +22,7 @@ export interface DcaStrategyRow {
   max_price: Numeric | null;
   status: string;
   signature: string;
+  max_fee_bps: Numeric | null;
   iterations_created: Numeric;
   lease_owner: string | null;
   lease_expires_at: Numeric | null;
@@ -73,6 +74,7 @@ export function strategyFromRow(row: DcaStrategyRow): DcaStrategy {
     // The keeper may write statuses this process does not know yet; they pass through unchanged.
     status: row.status as DcaStrategyStatus,
     signature: row.signature,
+    maxFeeBps: numberOrNull(row.max_fee_bps),
     iterationsCreated: Number(row.iterations_created),
     version: Number(row.version),
     createdAt: Number(row.created_at),
@@ -100,6 +102,7 @@ export function strategyToRow(s: DcaStrategy): Omit<DcaStrategyRow, 'lease_owner
     max_price: s.maxPrice,
     status: s.status,
     signature: s.signature,
+    max_fee_bps: s.maxFeeBps,
     iterations_created: s.iterationsCreated,
     version: s.version,
     created_at: s.createdAt,

@@ -22,6 +22,7 @@ export interface LimitOrderRow {
   expired: string;
   expires_at: Numeric;
   signature: string;
+  max_fee_bps: Numeric | null;
   status: string;
   tx_hash: string;
   executor_address: string;
@@ -68,6 +69,7 @@ export function limitOrderFromRow(row: LimitOrderRow): LimitOrder {
     slippage: row.slippage,
     expired: row.expired,
     signature: row.signature,
+    maxFeeBps: nullableNumber(row.max_fee_bps),
     // Reported as stored, even a status a newer keeper wrote: clients treat unknown ones as not final.
     status: row.status as LimitOrderStatus,
     txHash: row.tx_hash,
@@ -106,6 +108,7 @@ export function limitOrderToRow(order: LimitOrder): LimitOrderRow {
     expired: order.expired,
     expires_at: Number(order.expired),
     signature: order.signature,
+    max_fee_bps: order.maxFeeBps,
     status: order.status,
     tx_hash: order.txHash,
     executor_address: order.executorAddress,

@@ -26,6 +26,7 @@ import {
 import { sortTokens } from '../../../devnet/world/uniswap-pool-address';
 import { fullRangeTicks, sqrtPriceX96FromAmounts } from '../../../devnet/world/v3-math';
 import { deployWorld, type DeployedWorld } from '../../../devnet/world/deploy-world';
+import { DEFAULT_MAX_FEE_BPS } from '../../../devnet/world/deploy-service-contracts';
 import {
   PAIR_AUTHORIZATION_TYPES,
   integratorOf,
@@ -409,6 +410,8 @@ export interface PairSigning {
   integrator?: string;
   /** Default 0: the contract's own deviation. */
   maxDeviationBps?: number;
+  /** Default DEFAULT_MAX_FEE_BPS: the cap the world's OrderExecutor is deployed with. */
+  maxFeeBps?: number;
 }
 
 /**
@@ -429,6 +432,7 @@ export function signPair(
     tokenOut,
     integrator: opts.integrator ?? TEST_INTEGRATOR,
     maxDeviationBps: opts.maxDeviationBps ?? 0,
+    maxFeeBps: opts.maxFeeBps ?? DEFAULT_MAX_FEE_BPS,
   });
 }
 
@@ -438,6 +442,8 @@ export interface OrderInput {
   ref: string;
   integrator: string;
   maxDeviationBps: number;
+  /** The fee cap the maker signed (DEFAULT_MAX_FEE_BPS in these tests unless a case says otherwise). */
+  maxFeeBps: number;
   amountIn: bigint;
   fee: bigint;
   minAmountOut: bigint;

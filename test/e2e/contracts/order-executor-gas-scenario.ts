@@ -17,6 +17,7 @@ import {
   type ContractsWorld,
   type GroupInput,
 } from './contracts-fixture';
+import { DEFAULT_MAX_FEE_BPS } from '../../../devnet/world/deploy-service-contracts';
 
 /**
  * The OrderExecutor gas scenario measured by test/e2e/contracts/order-executor-gas.test.ts (against the committed
@@ -98,6 +99,7 @@ export async function prepareOrderExecutorGasScenario(
           ref: orderRef(`${label}-${i}`),
           integrator: TEST_INTEGRATOR,
           maxDeviationBps: 0,
+          maxFeeBps: DEFAULT_MAX_FEE_BPS,
           amountIn: AMOUNT_IN,
           fee: FEE,
           minAmountOut: 1n,

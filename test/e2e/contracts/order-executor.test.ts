@@ -137,6 +137,7 @@ describe('OrderExecutor on anvil with the fixture world', () => {
       ref: orderRef(`order-${++counter}`),
       integrator: TEST_INTEGRATOR,
       maxDeviationBps: 0,
+      maxFeeBps: Number(MAX_FEE_BPS),
       amountIn,
       fee: amountIn / 1000n,
       minAmountOut: 0n,
@@ -148,6 +149,7 @@ describe('OrderExecutor on anvil with the fixture world', () => {
       (await signPair(ctx, signingKey, makerAddress, tokenIn, sign?.tokenOut ?? tokenOut, {
         integrator: sign?.integrator ?? base.integrator,
         maxDeviationBps: sign?.maxDeviationBps ?? base.maxDeviationBps,
+        maxFeeBps: sign?.maxFeeBps ?? base.maxFeeBps,
       }));
     return { ...base, id: onchainIdOf(base, tokenIn, tokenOut) };
   }
@@ -1026,7 +1028,7 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     );
     expect(await ctx.orderExecutor.getFunction('PAIR_AUTHORIZATION_TYPEHASH')()).toBe(
       id(
-        'PairAuthorization(address maker,address tokenIn,address tokenOut,bytes32 integrator,uint16 maxDeviationBps)',
+        'PairAuthorization(address maker,address tokenIn,address tokenOut,bytes32 integrator,uint16 maxDeviationBps,uint16 maxFeeBps)',
       ),
     );
     const args = {

@@ -41,6 +41,7 @@ import {
   type OrderInput,
   type RoutePath,
 } from './contracts-fixture';
+import { DEFAULT_MAX_FEE_BPS } from '../../../devnet/world/deploy-service-contracts';
 import { v4Key, venueKit, type VenueKit } from './venues-fixture';
 
 /**
@@ -477,6 +478,7 @@ describe('venue hops (kinds 3-6) on the fixture world', () => {
             ref: orderRef(`venue-${g}-${k}`),
             integrator: TEST_INTEGRATOR,
             maxDeviationBps: 0,
+            maxFeeBps: DEFAULT_MAX_FEE_BPS,
             amountIn: spec.amounts[k]!,
             fee: spec.amounts[k]! / 1000n,
             minAmountOut: 0n,

@@ -28,6 +28,7 @@ function authorization(over: Partial<OrderAuthorization> = {}): OrderAuthorizati
     EXECUTOR,
     { maker: WALLET.address, tokenIn: WETH, tokenOut: USDC },
     CREDENTIALS.apiKeyId,
+    100,
   );
   return {
     chainId: 1,
@@ -61,6 +62,7 @@ describe('signPairAuthorization', () => {
       tokenOut: USDC,
       integrator: integratorOf(CREDENTIALS.apiKeyId),
       maxDeviationBps: 0,
+      maxFeeBps: 100,
       signature,
     };
     expect(auth.typedData.message).toEqual({
@@ -69,8 +71,11 @@ describe('signPairAuthorization', () => {
       tokenOut: USDC,
       integrator: integratorOf(CREDENTIALS.apiKeyId),
       maxDeviationBps: 0,
+      maxFeeBps: 100,
     });
     expect(isValidPairSignature(checked)).toBe(true);
+    // The fee cap is signed: a raised cap is another authorization.
+    expect(isValidPairSignature({ ...checked, maxFeeBps: 200 })).toBe(false);
     // Another pair is another signature.
     expect(isValidPairSignature({ ...checked, tokenIn: USDC, tokenOut: WETH })).toBe(false);
     // Granted to this key only: an order another API key creates with it is refused.
@@ -234,6 +239,8 @@ describe('Maker', () => {
       gasPrice: '30',
       slippage: '1',
       signature: await signPairAuthorization(WALLET, auth.typedData),
+      // The cap the signature carries, so the keeper and the contract check it as signed.
+      maxFeeBps: 100,
     });
     const expired = Number(body.expired);
     expect(expired).toBeGreaterThanOrEqual(before + 86_400_000);
@@ -272,6 +279,7 @@ describe('Maker', () => {
         slippage: 1,
         maxPrice: 5000,
         signature: await signPairAuthorization(WALLET, auth.typedData),
+        maxFeeBps: 100,
       },
     });
   });
