@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import type { Logger } from '../shared/log/create-logger';
+import type { StoreWatch } from '../shared/store/store-watch';
 import type { AccountAuthenticator } from './gateway/account-authenticator';
 import { gatewayErrors } from './gateway/gateway-errors';
 import { observeRequests } from './gateway/observe-requests';
@@ -25,6 +26,8 @@ export interface AppDeps {
   bodyLimitBytes: number;
   gatewayTimeoutMs: number;
   listConcurrency: KeyConcurrency;
+  /** Told of store calls that could not reach the store: answered 503, logged once per outage. */
+  storeWatch: Pick<StoreWatch, 'failed'>;
 }
 
 /**
@@ -38,7 +41,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   app.use(observeRequests(deps.metrics, deps.log));
   app.use(gatewayErrors(deps.metrics));
   app.use(gatewayTimeout(deps.gatewayTimeoutMs));
-  app.use(serviceErrors(deps.metrics));
+  app.use(serviceErrors(deps.metrics, deps.storeWatch));
   for (const middleware of mountRoutes(deps.routes, deps)) app.use(middleware);
   return app;
 }

@@ -7,6 +7,7 @@ import { RpcMetrics } from '../shared/chain/rpc-metrics';
 import type { AppConfig } from '../shared/config/config-schema';
 import { createLogger, type Logger } from '../shared/log/create-logger';
 import { openStore, type Store } from '../shared/store/store';
+import { StoreWatch } from '../shared/store/store-watch';
 import { createExternalAggregators } from '../shared/routing/aggregators/create-external-aggregators';
 import { MetaQuoter } from '../shared/routing/meta-quoter';
 import { startQuoting, type QuotingService } from '../shared/routing/quoting-service';
@@ -74,12 +75,13 @@ function listenOn(server: http.Server, host: string, port: number): Promise<stri
 /** The api's one wiring function: concrete objects from the validated config, passed in through constructors. */
 export async function buildApi(config: AppConfig, options: ApiOptions = {}): Promise<ApiInstance> {
   const log = options.log ?? createLogger(config.logLevel, 'api');
-  const store = options.store ?? (await openStore(config));
+  const store = options.store ?? (await openStore(config, log));
   const chains = new ChainRegistry(config.chains);
   const listedTokens = new Map(chains.all().map((chain) => [chain.chainId, tokensOfChain(chain)]));
   for (const [chainId, tokens] of listedTokens) await store.tokens.replaceChainTokens(chainId, tokens);
 
   const metrics = new ApiMetrics();
+  const storeWatch = new StoreWatch({ probe: () => store.knex.raw('select 1'), metrics: metrics.store, log });
   const secretBox = new SecretBox(loadMasterKey(config));
   const validator = new RequestValidator();
   const limits = await openGatewayLimits(config, store, log, metrics);
@@ -174,11 +176,14 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     bodyLimitBytes: config.bodyLimitBytes,
     gatewayTimeoutMs: config.gatewayTimeoutMs,
     listConcurrency: new KeyConcurrency(config.listConcurrencyPerKey),
+    storeWatch,
   });
 
   const housekeeping = setInterval(() => {
     limits.prune();
-    store.nonces.purgeExpired(Date.now()).catch((err: unknown) => log.warn({ err }, 'nonce purge failed'));
+    store.nonces.purgeExpired(Date.now()).catch((err: unknown) => {
+      if (!storeWatch.failed(err)) log.warn({ err }, 'nonce purge failed');
+    });
   }, NONCE_PURGE_INTERVAL_MS);
   housekeeping.unref();
 
@@ -187,14 +192,12 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
   const closeServer = gracefulClose(server);
   const chainIds = chains.all().map((c) => c.chainId);
   registerChainFreshnessGauges(metrics.registry, 'tas_api_', quoting.engine, chainIds);
-  const admin = createAdminServer(
-    metrics.registry,
-    async () => {
-      await store.knex.raw('select 1');
-      return true;
-    },
-    (only) => readiness(quoting.engine, chainIds, only),
-  );
+  // Liveness and readiness both ask the store: one probe serves both, and its answer moves the store watch.
+  const admin = createAdminServer(metrics.registry, {
+    healthy: () => storeWatch.check(),
+    ready: (only) => readiness(quoting.engine, chainIds, only),
+    storeAnswers: () => storeWatch.check(),
+  });
   const closeAdmin = gracefulClose(admin);
 
   return {
@@ -206,10 +209,12 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     async listen() {
       const origin = await listenOn(server, config.host, config.port);
       const adminUrl = await listenOn(admin, config.host, config.adminPort);
+      storeWatch.start();
       return { baseUrl: `${origin}${BASE_PATH}`, adminUrl };
     },
     async close() {
       clearInterval(housekeeping);
+      storeWatch.stop();
       // Requests in flight are answered first: the store and the clients they use close after.
       await Promise.all([closeServer(), closeAdmin()]);
       await quoting.stop();

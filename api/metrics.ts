@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { StoreMetrics } from '../shared/metrics/store-metrics';
 import type { AuthFailure } from './gateway/account-authenticator';
 
 /** Why the gateway refused a signed request: the authenticator's verdicts, a missing header, or a store outage. */
@@ -68,6 +69,8 @@ export class ApiMetrics {
     help: 'Errors that reached the catch-all handler (answered 500)',
     registers: [this.registry],
   });
+  /** `tas_api_store_up` and the store's outages, driven by the api's StoreWatch. */
+  readonly store = new StoreMetrics(this.registry, 'tas_api_');
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tas_api_' });

@@ -5,6 +5,7 @@ import type { Logger } from '../shared/log/create-logger';
 import type { QuoteEngine } from '../shared/routing/quote-engine';
 import type { Prices, PriceListToken } from '../shared/routing/prices/usd-prices';
 import type { Store } from '../shared/store/store';
+import type { StoreWatch } from '../shared/store/store-watch';
 import { ChainKeeper, type TickStage } from './chain-keeper';
 import { ClaimStage } from './claim/claim-stage';
 import { DcaScheduler } from './dca/dca-scheduler';
@@ -59,6 +60,8 @@ export interface ChainKeeperParts {
   more?: readonly TickStage[];
   /** The relay's wallets on this chain: the track stage checks their nonces for gaps too. */
   relayWallets?: () => readonly ExecutorWallet[];
+  /** Told of store calls that could not reach the store (the keeper logs the outage once, not per stage or row). */
+  storeWatch?: Pick<StoreWatch, 'failed'>;
 }
 
 /** Orders per batch: the configured maximum, within what the batch gas cap holds. */
@@ -79,8 +82,9 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
   const depth = confirmationDepthOf(chainId, chain.confirmations, parts.keeper.confirmations);
   const token = (address: string) => prices.token(chainId, address);
   const availability = new ChainAvailability(chainId, engine);
-  const guard = new RowGuard(chainId, metrics, log, () => availability.rpcFailed());
-  const timer = new StageTimer(chainId, metrics, log);
+  const storeFailed = (err: unknown): boolean => parts.storeWatch?.failed(err) ?? false;
+  const guard = new RowGuard(chainId, metrics, log, () => availability.rpcFailed(), storeFailed);
+  const timer = new StageTimer(chainId, metrics, log, storeFailed);
   const pool = new WalletPool(client, parts.signers, {
     lowBalanceWei: BigInt(config.lowBalanceWei),
     onBalance: (address, wei, low) => metrics.walletBalance(chainId, address, wei, low),

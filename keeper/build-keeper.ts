@@ -13,6 +13,7 @@ import { Prices } from '../shared/routing/prices/usd-prices';
 import { startQuoting, type QuotingService } from '../shared/routing/quoting-service';
 import type { LeaseHolder } from '../shared/store/repositories/lease-holder';
 import { openStore, type Store } from '../shared/store/store';
+import { StoreWatch } from '../shared/store/store-watch';
 import { tokensOfChain } from '../shared/tokens/token-lists';
 import { buildChainKeeper } from './build-chain-keeper';
 import type { ChainKeeper } from './chain-keeper';
@@ -64,9 +65,12 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
   const log = options.log ?? createLogger(config.logLevel, 'keeper');
   const now = options.now ?? Date.now;
   const ownStore = !options.store;
-  const store = options.store ?? (await openStore(config));
+  const store = options.store ?? (await openStore(config, log));
   const owner = config.keeper.id || `${os.hostname()}:${process.pid}:${now().toString(36)}`;
   const metrics = new KeeperMetrics();
+  // While the store is away every stage would fail on every tick: the loops wait for it instead, and the outage
+  // is logged once when it begins and once when it ends.
+  const storeWatch = new StoreWatch({ probe: () => store.knex.raw('select 1'), metrics: metrics.store, log });
   const rpcMetrics = new RpcMetrics(metrics.registry, 'tas_keeper_');
   const chains = new ChainRegistry(config.chains);
   const listed = new Map(chains.all().map((c) => [c.chainId, tokensOfChain(c)]));
@@ -98,6 +102,7 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     privateKeys: [...config.keeper.executorPrivateKeys, ...(options.executorKeys ?? [])],
     keystoreFiles: config.keeper.executorKeystoreFiles,
     keystorePassword: config.keeper.executorKeystorePassword,
+    keystorePasswordFile: config.keeper.executorKeystorePasswordFile || undefined,
   });
   if (!signers.length) log.warn('no executor wallets configured: orders are selected but never executed');
 
@@ -169,6 +174,7 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
         now,
         more: relay.stagesFor(chain, client),
         relayWallets: () => relay.walletsOn(chainId),
+        storeWatch,
       }),
     );
   }
@@ -217,20 +223,23 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
   registerChainFreshnessGauges(metrics.registry, 'tas_keeper_', quoting.engine, chainIds);
   // /healthz: the store answers and no chain's block feed is stalled past a bound; /readyz: every market is fresh.
   const health = keeperHealth({
-    probeStore: () => store.knex.raw('select 1'),
+    storeAnswers: () => storeWatch.check(),
     feeds: () => keepers.map((keeper) => keeper.feed),
     market: quoting.engine,
     chainIds,
     stopping: () => stopped,
     stalledAtMostMs: config.keeper.blockStallMs,
   });
-  const admin = createAdminServer(metrics.registry, health.healthy, health.ready);
+  const admin = createAdminServer(metrics.registry, health);
   const closeAdmin = gracefulClose(admin);
 
   const syncLoop = new TickLoop(
-    async () => void (await sync.poll()),
+    async () => {
+      if (storeWatch.up) await sync.poll();
+    },
     config.keeper.pollIntervalMs,
     (err) => {
+      if (storeWatch.failed(err)) return;
       metrics.unhandledError('select');
       log.error({ err }, 'order index sync failed');
     },
@@ -241,9 +250,12 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     keepers.map((keeper) => [
       keeper.chainId,
       new TickLoop(
-        () => keeper.tick(),
+        async () => {
+          if (storeWatch.up) await keeper.tick();
+        },
         config.keeper.pollIntervalMs,
         (err) => {
+          if (storeWatch.failed(err)) return;
           metrics.unhandledError('main');
           log.error({ err, chainId: keeper.chainId }, 'keeper tick failed');
         },
@@ -261,8 +273,12 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
       syncLoop.start();
       for (const loop of tickLoops.values()) loop.start();
       unsubscribe = quoting.cache.subscribe((chainId) => tickLoops.get(chainId)?.wake());
+      storeWatch.start();
       gaugeTimer = setInterval(() => {
-        countOpenOrders().catch((err: unknown) => log.error({ err }, 'counting open orders failed'));
+        if (!storeWatch.up) return;
+        countOpenOrders().catch((err: unknown) => {
+          if (!storeWatch.failed(err)) log.error({ err }, 'counting open orders failed');
+        });
       }, OPEN_ORDERS_GAUGE_MS);
       const adminUrl = await new Promise<string>((resolve, reject) => {
         admin.once('error', reject);
@@ -283,6 +299,7 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     },
     async stop() {
       stopped = true;
+      storeWatch.stop();
       unsubscribe?.();
       if (gaugeTimer) clearInterval(gaugeTimer);
       // In-flight work finishes: a batch being recorded and broadcast is followed to its end by whoever holds it.

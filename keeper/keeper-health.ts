@@ -1,8 +1,5 @@
 import { readiness, type MarketFeed, type Readiness } from '../shared/metrics/chain-readiness';
 
-/** A store answers a trivial query well within this, or the keeper is not healthy. */
-export const STORE_PROBE_TIMEOUT_MS = 2_000;
-
 /** One chain's block feed as the health check reads it (the keeper's BlockFeedWatch). */
 export interface FeedHealth {
   readonly chainId: number;
@@ -11,8 +8,8 @@ export interface FeedHealth {
 }
 
 export interface KeeperHealthParts {
-  /** A cheap round trip to the store (`select 1`). */
-  probeStore: () => PromiseLike<unknown>;
+  /** Whether the store answers a cheap round trip in time (the keeper's StoreWatch). */
+  storeAnswers: () => Promise<boolean>;
   /** Every traded chain's block feed. */
   feeds: () => Iterable<FeedHealth>;
   /** The pool state the keeper prices with, and the chains it trades: readiness as the api reports it. */
@@ -25,7 +22,6 @@ export interface KeeperHealthParts {
    * lasts this long more means a keeper that no longer works (KEEPER_BLOCK_STALL_MS is a fair value).
    */
   stalledAtMostMs: number;
-  storeTimeoutMs?: number;
   now?: () => number;
 }
 
@@ -34,35 +30,21 @@ export interface KeeperHealth {
   healthy(): Promise<boolean>;
   /** `/readyz` (issue #7): every traded chain (or the one asked for) serves fresh pool state. */
   ready(chainId: number | undefined): Readiness;
+  /** `/readyz`'s store: whether it answers now. */
+  storeAnswers(): Promise<boolean>;
 }
 
-/** The keeper's liveness and readiness, for `createAdminServer(registry, health.healthy, health.ready)`. */
+/** The keeper's liveness and readiness, for `createAdminServer(registry, health)`. */
 export function keeperHealth(parts: KeeperHealthParts): KeeperHealth {
   const now = parts.now ?? Date.now;
-  const timeoutMs = parts.storeTimeoutMs ?? STORE_PROBE_TIMEOUT_MS;
   return {
     async healthy() {
       if (parts.stopping()) return false;
       const at = now();
       for (const feed of parts.feeds()) if (feed.stalledFor(at) > parts.stalledAtMostMs) return false;
-      return storeAnswers(parts.probeStore, timeoutMs);
+      return parts.storeAnswers();
     },
     ready: (chainId) => readiness(parts.market, parts.chainIds, chainId),
+    storeAnswers: () => parts.storeAnswers(),
   };
-}
-
-/** A store that hangs is as dead as one that refuses: the probe gives up after `timeoutMs`. */
-async function storeAnswers(probe: () => PromiseLike<unknown>, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([probe().then(() => true), timedOut]);
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { StoreMetrics } from '../shared/metrics/store-metrics';
 import {
   INTENT_STATUSES,
   LOCK_RELEASE_STATUSES,
@@ -504,6 +505,9 @@ export class KeeperMetrics {
     labelNames: ['stage'] as const,
     registers: [this.registry],
   });
+
+  /** `tas_keeper_store_up` and the store's outages, driven by the keeper's StoreWatch. */
+  readonly store = new StoreMetrics(this.registry, 'tas_keeper_');
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tas_keeper_' });

@@ -30,7 +30,8 @@ export async function eachRow<T>(
  * `eachRow` for one chain's stages: a row that throws is set aside for this tick (a later tick tries it again),
  * with a warning naming it and the `tas_keeper_rows_set_aside_total` counter, then handed to the caller's
  * `onThrow`; `setAside` does the same for a row a stage recognised as one it cannot handle. A throw that says the
- * chain is unreachable is no fault of the row: it is reported to `onOutage` and the row simply waits.
+ * chain is unreachable is no fault of the row: it is reported to `onOutage` and the row simply waits. Nor is one
+ * that says the store is: `storeFailed` records it (true for such a throw) and the row waits for the store.
  */
 export class RowGuard {
   constructor(
@@ -38,6 +39,7 @@ export class RowGuard {
     private readonly metrics: KeeperMetrics,
     private readonly log: Logger,
     private readonly onOutage: () => void = () => undefined,
+    private readonly storeFailed: (err: unknown) => boolean = () => false,
   ) {}
 
   each<T>(
@@ -57,10 +59,16 @@ export class RowGuard {
           this.log.debug({ err, kind, id: idOf(row) }, 'row waits: the chain is unreachable');
           return;
         }
+        if (this.storeFailed(err)) {
+          this.log.debug({ err, kind, id: idOf(row) }, 'row waits: the store is unreachable');
+          return;
+        }
         this.setAside(kind, idOf(row), 'ERROR', err);
         await onThrow?.(row, err);
       },
-      (row, err) => this.log.error({ err, id: idOf(row) }, 'setting a row aside failed too'),
+      (row, err) => {
+        if (!this.storeFailed(err)) this.log.error({ err, id: idOf(row) }, 'setting a row aside failed too');
+      },
     );
   }
 

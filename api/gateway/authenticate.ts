@@ -1,9 +1,10 @@
 import type { Middleware } from 'koa';
 import { SIGNING_HEADERS } from '../../shared/signing/request-signature';
+import type { StoreWatch } from '../../shared/store/store-watch';
 import type { ApiMetrics } from '../metrics';
 import type { ApiState } from '../http/api-state';
 import type { AccountAuthenticator } from './account-authenticator';
-import { forbidden, tooManyRequests, unauthorized } from './gateway-error';
+import { forbidden, storeUnavailable, tooManyRequests, unauthorized } from './gateway-error';
 import type { RateLimiter } from './rate-limiter';
 
 function header(value: string | string[] | undefined): string | undefined {
@@ -11,13 +12,15 @@ function header(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * Checks 1 to 4 of the spec: 401 when a signing header is missing, otherwise 403 for any failure,
- * never saying which (the reason goes to metrics and debug logs only).
+ * Checks 1 to 4 of the spec: 401 when a signing header is missing, otherwise 403 for any failure of the
+ * credentials, never saying which (the reason goes to metrics and debug logs only); 503 with `Retry-After` when
+ * they could not be checked at all (the store or Redis did not answer).
  */
 export function authenticate(
   authenticator: AccountAuthenticator,
   metrics: ApiMetrics,
   failures: RateLimiter,
+  store: Pick<StoreWatch, 'failed'>,
 ): Middleware<ApiState> {
   return async (ctx, next) => {
     // Each refused attempt may have cost a scrypt hash: an IP that keeps failing waits before it may try again.
@@ -43,11 +46,12 @@ export function authenticate(
         { method: ctx.method, path: ctx.path, rawQuery: ctx.querystring },
       );
     } catch (err) {
-      // Verification temporarily unavailable (store or Redis down): the spec answers it as any other 403.
-      ctx.state.log.error({ err }, 'authentication could not be verified');
+      // Verification could not run: answered as the spec's "service briefly unavailable", not as the 403 that
+      // sends integrators to their keys. It costs the IP none of its refused-attempt budget, which a client
+      // retrying through an outage would otherwise spend. A store outage is logged once, by the store watch.
+      if (!store.failed(err)) ctx.state.log.error({ err }, 'authentication could not be verified');
       metrics.authFailures.inc({ reason: 'unavailable' });
-      await failures.take(failureKey);
-      throw forbidden();
+      throw storeUnavailable();
     }
     if (!result.ok) {
       metrics.authFailures.inc({ reason: result.reason });

@@ -6,6 +6,7 @@ import { authenticate } from '../gateway/authenticate';
 import { limitPerIp, limitPerKey } from '../gateway/rate-limit';
 import type { RateLimiter } from '../gateway/rate-limiter';
 import { readBody } from '../gateway/read-body';
+import type { StoreWatch } from '../../shared/store/store-watch';
 import type { ApiMetrics } from '../metrics';
 import type { ApiState } from './api-state';
 import { successEnvelope } from './envelope';
@@ -27,6 +28,8 @@ export interface MountDeps {
   bodyLimitBytes: number;
   /** Places per API key for unpaginated list calls. */
   listConcurrency: KeyConcurrency;
+  /** Told of store calls that could not reach the store. */
+  storeWatch: Pick<StoreWatch, 'failed'>;
 }
 
 function serve(
@@ -92,7 +95,7 @@ function serve(
  */
 export function mountRoutes(routes: RouteDefinition[], deps: MountDeps): Middleware<ApiState>[] {
   const router = new Router<ApiState>({ prefix: BASE_PATH, sensitive: true, strict: true });
-  const auth = authenticate(deps.authenticator, deps.metrics, deps.authFailureLimiter);
+  const auth = authenticate(deps.authenticator, deps.metrics, deps.authFailureLimiter, deps.storeWatch);
   const perIp = limitPerIp(deps.rateLimiter, deps.metrics);
   const perKey = limitPerKey(deps.rateLimiter, deps.metrics);
   const body = readBody(deps.bodyLimitBytes);

@@ -1,20 +1,24 @@
 import type { Middleware } from 'koa';
 import { INTERNAL_ERROR_MESSAGE, ServiceError } from '../../shared/domain/errors';
-import { GatewayError } from '../gateway/gateway-error';
+import type { StoreWatch } from '../../shared/store/store-watch';
+import { GatewayError, storeUnavailable } from '../gateway/gateway-error';
 import type { ApiMetrics } from '../metrics';
 import type { ApiState } from './api-state';
 import { errorEnvelope } from './envelope';
 
 /**
  * Renders every error raised inside the service in the envelope. Gateway errors pass through to the
- * gateway's renderer; anything unexpected becomes INTERNAL_ERROR, logged with the request id, details withheld.
+ * gateway's renderer; a store that could not be reached is the gateway's 503 with `Retry-After` (the request was
+ * fine and can be sent again); anything else unexpected becomes INTERNAL_ERROR, logged with the request id,
+ * details withheld.
  */
-export function serviceErrors(metrics: ApiMetrics): Middleware<ApiState> {
+export function serviceErrors(metrics: ApiMetrics, store: Pick<StoreWatch, 'failed'>): Middleware<ApiState> {
   return async (ctx, next) => {
     try {
       await next();
     } catch (err) {
       if (err instanceof GatewayError) throw err;
+      if (store.failed(err)) throw storeUnavailable();
       if (err instanceof ServiceError) {
         ctx.status = err.status;
         ctx.body = errorEnvelope(ctx.state, err.code, err.message, err.details);

@@ -2,6 +2,7 @@ import type { ChainConfig, ChainContracts } from '../../shared/config/config-sch
 import type { Logger } from '../../shared/log/create-logger';
 import { BATCH_BASE_GAS, GAS_PER_ORDER } from '../../shared/routing/execution-fee';
 import type { KeeperTransactionsRepository } from '../../shared/store/repositories/keeper-transactions-repository';
+import { isStoreUnreachable } from '../../shared/store/store-unreachable';
 import type { KeeperMetrics } from '../keeper-metrics';
 import type { OrderMoves } from '../order-moves';
 import { sendRecorded, type RecordedSend } from '../outbox/send-recorded';
@@ -60,6 +61,9 @@ export class SubmitStage {
     try {
       return await this.submit(wallet, plan, head);
     } catch (err) {
+      // The store is away: nothing can be written back now, and nothing about these orders was wrong. They stay
+      // under this keeper's claim until its lease ends, then are claimed again as if never tried.
+      if (isStoreUnreachable(err)) throw err;
       deps.metrics.unhandledError('submit');
       deps.log.error({ err }, 'submitting a batch failed');
       await deps.moves.failAll(orders, isOutageError(err) ? 'RPC_ERROR' : 'KEEPER_ERROR');

@@ -2,16 +2,22 @@ import http from 'node:http';
 import type { Registry } from 'prom-client';
 import type { Readiness } from './chain-readiness';
 
+export interface AdminChecks {
+  /** `/healthz`: the process is live. */
+  healthy: () => Promise<boolean>;
+  /** `/readyz`'s chains: every traded one (or the one asked for) serves fresh market data. */
+  ready?: (chainId: number | undefined) => Readiness;
+  /** Whether the store answers now: `/readyz` names it, and is never ready without it. */
+  storeAnswers: () => Promise<boolean>;
+}
+
 /**
  * The operator's port, never exposed publicly: `/metrics` for Prometheus, `/healthz` for liveness (the process
- * and its store answer) and `/readyz` for readiness (every traded chain's market feed is fresh; `?chainId=N` asks
- * about one chain).
+ * and its store answer) and `/readyz` for readiness (the store answers and every traded chain's market feed is
+ * fresh; `?chainId=N` asks about one chain).
  */
-export function createAdminServer(
-  registry: Registry,
-  healthy: () => Promise<boolean>,
-  ready?: (chainId: number | undefined) => Readiness,
-): http.Server {
+export function createAdminServer(registry: Registry, checks: AdminChecks): http.Server {
+  const { healthy, ready, storeAnswers } = checks;
   return http.createServer((req, res) => {
     const reply = (status: number, type: string, body: string): void => {
       res.writeHead(status, { 'content-type': type });
@@ -38,16 +44,16 @@ export function createAdminServer(
       const chainId = asked !== null && /^\d{1,16}$/.test(asked) ? Number(asked) : undefined;
       if (asked !== null && chainId === undefined)
         return reply(400, 'text/plain', 'chainId must be an integer');
-      healthy().then(
-        (ok) => {
+      Promise.all([healthy(), storeAnswers()]).then(
+        ([live, store]) => {
           const state = ready(chainId);
-          const isReady = ok && state.ready;
+          const isReady = live && store && state.ready;
           reply(
             isReady ? 200 : 503,
             'application/json',
             JSON.stringify({
               status: isReady ? 'ready' : 'not ready',
-              store: ok ? 'ok' : 'unavailable',
+              store: store ? 'ok' : 'unavailable',
               ...state,
             }),
           );

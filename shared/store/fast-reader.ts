@@ -1,7 +1,12 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createPool, type Pool, type RowDataPacket } from 'mysql2/promise';
-import { SQLITE_FILE_NAME, dialectOf, type StoreConnectionConfig } from './create-knex';
+import {
+  MYSQL_CONNECT_TIMEOUT_MS,
+  SQLITE_FILE_NAME,
+  dialectOf,
+  type StoreConnectionConfig,
+} from './create-knex';
 
 /**
  * Prepared, cached single-statement reads for the api's hot paths (a row by primary key on every signed read).
@@ -50,6 +55,9 @@ class MysqlReader implements FastReader {
       decimalNumbers: false,
       timezone: 'Z',
       charset: 'utf8mb4',
+      // As the knex pool's: an unreachable store fails the read within seconds (mysql2's pool drops the
+      // connections that broke, so reads resume on new ones once it is back).
+      connectTimeout: MYSQL_CONNECT_TIMEOUT_MS,
     });
   }
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Logger } from '../log/create-logger';
 import { createKnex, dialectOf, type Dialect, type StoreConnectionConfig } from './create-knex';
 import { createFastReader, type FastReader } from './fast-reader';
 import { migrateToLatest } from './migrate';
@@ -57,9 +58,9 @@ export function storeOver(knex: Knex, dialect: Dialect, reader: FastReader): Sto
   };
 }
 
-/** Connects and migrates to the latest schema. */
-export async function openStore(config: StoreConnectionConfig): Promise<Store> {
-  const knex = createKnex(config);
+/** Connects and migrates to the latest schema; knex's own messages go to `log` when given. */
+export async function openStore(config: StoreConnectionConfig, log?: Logger): Promise<Store> {
+  const knex = createKnex(config, log);
   try {
     await migrateToLatest(knex);
   } catch (err) {

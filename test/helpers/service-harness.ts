@@ -42,6 +42,8 @@ export interface RunningService {
 
 export interface ServiceOptions {
   storeKind?: StoreKind;
+  /** A store the caller set up (a MySQL server of its own); its cleanup runs on close. Wins over storeKind. */
+  target?: StoreTarget;
   chainId?: number;
   keepers?: number;
   /** Executor keys per keeper, by index into the devnet's executors (default: keeper i uses executor i). */
@@ -76,7 +78,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     createLogger('silent', 'test'),
   );
   const manifest = devnet.manifest.chains[0]!;
-  const target = await createStoreTarget(opts.storeKind ?? 'sqlite');
+  const target = opts.target ?? (await createStoreTarget(opts.storeKind ?? 'sqlite'));
   // The devnet's relayer and bridge admin keys, as in embedded mode, so cross-chain transfers relay and settle.
   const env = { ...FAST_KEEPER_ENV, ...opts.env, ...devnetBridgeEnv(opts.env ?? {}) };
   // As in embedded mode, the keepers share the api's pool state: each chain's pools are loaded once.

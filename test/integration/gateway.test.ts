@@ -135,7 +135,17 @@ class SlowTokensRepository extends TokensRepository {
   }
 }
 
-/** Accounts whose writes fail with an error carrying internals, and whose reads fail for one key. */
+/** What mysql2 throws when the store's server refuses the connection (down, restarting). */
+const STORE_REFUSED = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), {
+  code: 'ECONNREFUSED',
+  fatal: true,
+});
+const STORE_GONE_NAME = 'store-gone-tester';
+
+/**
+ * Accounts whose writes fail with an error carrying internals (or, for STORE_GONE_NAME, with the store refusing
+ * the connection), and whose reads fail for one key.
+ */
 class FailingAccountsRepository extends AccountsRepository {
   constructor(
     knex: Store['knex'],
@@ -143,7 +153,8 @@ class FailingAccountsRepository extends AccountsRepository {
   ) {
     super(knex);
   }
-  override async insert(_account: AccountRecord): Promise<void> {
+  override async insert(account: AccountRecord): Promise<void> {
+    if (account.name === STORE_GONE_NAME) throw STORE_REFUSED;
     throw new Error('ER_SECRET_TABLE: connection to db-internal-7.example failed (password=hunter2)');
   }
   override async findByApiKey(apiKey: string): Promise<AccountRecord | undefined> {
@@ -1129,12 +1140,23 @@ describeEachStore('gateway', (kind) => {
       expect(res.text).not.toMatch(/ER_SECRET|hunter2|db-internal|stack|Error/);
     });
 
-    it('answers 403 when the account cannot be read (verification unavailable)', async () => {
+    it('answers a bare 503 with Retry-After, never 403, when the account cannot be read (verification could not run)', async () => {
       const creds = { ...client.credentials, apiKey: unreadableKey };
       const res = await rawRequest(slowUrl, 'GET', '/chains', {
         headers: signFor(creds, 'GET', '/chains').headers,
       });
-      expectBare(res, 403, FORBIDDEN);
+      expectBare(res, 503, '{"message":"Service Unavailable"}');
+      expect(res.headers.get('retry-after')).toBe('5');
+    });
+
+    it('answers a bare 503 with Retry-After when a route cannot reach the store', async () => {
+      const res = await rawRequest(slowUrl, 'POST', '/accounts', {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: STORE_GONE_NAME, password: 'password-1' }),
+      });
+      expectBare(res, 503, '{"message":"Service Unavailable"}');
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.text).not.toMatch(/ECONNREFUSED|3306/);
     });
   });
 });

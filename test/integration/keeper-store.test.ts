@@ -1065,6 +1065,25 @@ describeEachStore('keeper store', (kind) => {
       expect(await limit.listTrackedWithExpiredLease(NOW + 15_002)).toEqual([]);
       expect(await dca.listTrackedWithExpiredLease(NOW + 25_002)).toHaveLength(1);
     });
+
+    it("leaves a keeper's own transaction to it when its lease ran out (the store was away): renewed, not taken over", async () => {
+      const { orders, input } = await claimedBatch();
+      const submitted = await txs.submitBatch(input, OWNER_A, 10_000, NOW);
+      if (submitted.kind !== 'submitted') throw new Error('conflict');
+      const id = submitted.transaction.id;
+      const ids = (rows: { id: string }[]) => rows.map((r) => r.id).filter((taken) => taken === id);
+      // Nothing renewed the lease for longer than it lasts.
+      expect(ids(await txs.takeOverExpired(OWNER_A, 10_000, NOW + 20_000))).toEqual([]);
+      expect(await txs.renewLease(id, OWNER_A, 10_000, NOW + 20_001)).toBe(true);
+      expect(await txs.findById(id)).toMatchObject({ leaseOwner: OWNER_A, leaseExpiresAt: NOW + 30_001 });
+      expect(await limit.findById(orders[0].id)).toMatchObject({
+        leaseOwner: OWNER_A,
+        leaseExpiresAt: NOW + 30_001,
+      });
+      // Another keeper still takes it over once the lease has run out.
+      expect(ids(await txs.takeOverExpired(OWNER_B, 10_000, NOW + 30_002))).toEqual([id]);
+      expect(await txs.findById(id)).toMatchObject({ leaseOwner: OWNER_B });
+    });
   });
 
   describe('concurrency', () => {

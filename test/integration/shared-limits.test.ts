@@ -11,6 +11,8 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 
 const FORBIDDEN = '{"message":"Forbidden"}';
 const TOO_MANY = '{"message":"Too Many Requests"}';
+/** Verification could not run (Redis did not answer): the gateway's 503, with a hint when to retry. */
+const UNAVAILABLE = '{"message":"Service Unavailable"}';
 const BURST = 10;
 /** One token per 100 s: nothing refills during a test. */
 const SLOW_REFILL = '0.01';
@@ -211,13 +213,14 @@ describeWithRedis('limits and nonces shared through Redis', (redisUrl) => {
       return status;
     };
 
-    it('refuses signed requests (verification unavailable), keeps limits per process, and recovers', async () => {
+    it('answers signed requests 503 with Retry-After (verification could not run), keeps limits per process, and recovers', async () => {
       const [before, during, publicIp, after] = addresses(4);
       expect((await get(before!)).status).toBe(200);
 
       await proxy.cut();
       const refused = await get(during!);
-      expect(`${refused.status} ${refused.text}`).toBe(`403 ${FORBIDDEN}`);
+      expect(`${refused.status} ${refused.text}`).toBe(`503 ${UNAVAILABLE}`);
+      expect(refused.headers['retry-after']).toBe('5');
       // Public routes still answer, under the in-process insurance buckets with the same budget.
       const statuses = [];
       for (let i = 0; i < 4; i++) {
@@ -238,13 +241,14 @@ describeWithRedis('limits and nonces shared through Redis', (redisUrl) => {
       expect(await statusOnceRecovered(after!)).toBe(200);
     });
 
-    it('refuses signed requests within about a second when Redis hangs, and serves them again after', async () => {
+    it('answers signed requests 503 within about a second when Redis hangs, and serves them again after', async () => {
       const [during, after] = addresses(2);
       proxy.freeze();
       try {
         const started = Date.now();
         const res = await get(during!);
-        expect(`${res.status} ${res.text}`).toBe(`403 ${FORBIDDEN}`);
+        expect(`${res.status} ${res.text}`).toBe(`503 ${UNAVAILABLE}`);
+        expect(res.headers['retry-after']).toBe('5');
         // One command waits out its 1 s timeout; the request's others then fail at once.
         expect(Date.now() - started).toBeLessThan(2_000);
       } finally {
@@ -270,12 +274,13 @@ describeWithRedis('limits and nonces shared through Redis', (redisUrl) => {
       await target?.cleanup();
     });
 
-    it('starts, serves public routes, and refuses signed ones with the bare 403', async () => {
+    it('starts, serves public routes, and answers signed ones with the bare 503 and Retry-After', async () => {
       const client = await newAccountClient(api.baseUrl, 'started-without-redis');
       const res = await rawRequest(api.baseUrl, 'GET', '/chains', {
         headers: signedChains(client.credentials),
       });
-      expect(`${res.status} ${res.text}`).toBe(`403 ${FORBIDDEN}`);
+      expect(`${res.status} ${res.text}`).toBe(`503 ${UNAVAILABLE}`);
+      expect(res.headers.get('retry-after')).toBe('5');
     });
   });
 });

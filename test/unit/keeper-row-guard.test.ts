@@ -70,6 +70,34 @@ describe('RowGuard', () => {
     expect(await setAside(metrics)).toEqual({ 'dca/ERROR': 1, 'dca_strategy/INVALID_AMOUNT': 1 });
   });
 
+  it('lets rows wait while the store cannot be reached: none set aside, the outage told to the store watch', async () => {
+    const metrics = new KeeperMetrics();
+    metrics.initChain(1);
+    const told: unknown[] = [];
+    const storeFailed = (err: unknown): boolean => {
+      const unreachable = (err as { code?: string }).code === 'ECONNREFUSED';
+      if (unreachable) told.push(err);
+      return unreachable;
+    };
+    const guard = new RowGuard(1, metrics, log, () => undefined, storeFailed);
+    const onThrow: string[] = [];
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED', fatal: true });
+    await guard.each(
+      'limit',
+      [{ id: 'a' }, { id: 'b' }],
+      (row) => row.id,
+      () => {
+        throw refused;
+      },
+      (row) => {
+        onThrow.push(row.id);
+      },
+    );
+    expect(onThrow).toEqual([]);
+    expect(told).toEqual([refused, refused]);
+    expect(await setAside(metrics)).toEqual({});
+  });
+
   it('starts every series of a chain at 0', async () => {
     const metrics = new KeeperMetrics();
     metrics.initChain(7);

@@ -580,7 +580,9 @@ export class KeeperTransactionsRepository {
   /**
    * Open rows whose tracker's lease expired (a crashed or stalled keeper) pass to `owner` with their orders;
    * SKIP LOCKED on MySQL so two keepers taking over at once split them. The new tracker resumes each from its
-   * status (recovery rules 3 to 7).
+   * status (recovery rules 3 to 7). Rows `owner` holds already are not taken over even when their lease ran out
+   * (it could not renew it while the store was unreachable): its tracker follows them still and renews the lease,
+   * and must not count their wallets busy a second time.
    */
   async takeOverExpired(
     owner: string,
@@ -590,7 +592,9 @@ export class KeeperTransactionsRepository {
   ): Promise<KeeperTransaction[]> {
     return this.moves.atomic(async (db) => {
       const filter = (q: Knex.QueryBuilder): Knex.QueryBuilder => {
-        q.whereIn('status', [...OPEN_KEEPER_TRANSACTION_STATUSES]).andWhere('lease_expires_at', '<', nowMs);
+        q.whereIn('status', [...OPEN_KEEPER_TRANSACTION_STATUSES])
+          .andWhere('lease_expires_at', '<', nowMs)
+          .andWhere((mine) => mine.whereNot('lease_owner', owner).orWhereNull('lease_owner'));
         if (chainId !== undefined) q.andWhere('chain_id', chainId);
         return q.orderBy('nonce', 'asc').limit(SWEEP_LIMIT);
       };
