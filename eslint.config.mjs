@@ -4,6 +4,60 @@ import prettier from 'eslint-config-prettier';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
+const GROUND = ['contracts-abi', 'migrations'];
+const TOP = ['simulator', 'tools', 'embedded', 'bench', 'test', 'sdk', 'examples'];
+const FOLDERS = [...GROUND, 'shared', 'api', 'keeper', 'devnet', ...TOP];
+const dir = (folder) => `./${folder}`;
+/** Every project folder but these. */
+const allBut = (...folders) => FOLDERS.filter((folder) => !folders.includes(folder)).map(dir);
+
+/** The zones of `import-x/no-restricted-paths`: a file of `target` may not import from `from`. */
+function layerZones() {
+  return [
+    {
+      target: GROUND.map(dir),
+      from: allBut(...GROUND),
+      message: 'contracts-abi/ and migrations/ are the ground floor: they import from no other folder.',
+    },
+    {
+      target: './shared',
+      from: allBut('shared', ...GROUND),
+      message: 'shared/ imports only contracts-abi/ and migrations/: every other folder is above it.',
+    },
+    {
+      target: './api',
+      from: allBut('api', 'shared', ...GROUND),
+      message: 'api/ is a production process: it imports shared/ and the ground floor only.',
+    },
+    {
+      target: './keeper',
+      from: allBut('keeper', 'shared', ...GROUND),
+      message: 'keeper/ is a production process: it imports shared/ and the ground floor only.',
+    },
+    {
+      target: './devnet',
+      from: TOP.map(dir),
+      message:
+        'devnet/ is a library of the tests, the tools and the simulator: it imports none of the top floor.',
+    },
+    {
+      target: ['./simulator', './tools', './embedded', './sdk/scripts'],
+      from: './test',
+      message: 'test/ is imported by tests and benches only.',
+    },
+    {
+      target: './sdk/src',
+      from: allBut('sdk'),
+      message: "sdk/src is the published SDK: it imports nothing of the project's other folders.",
+    },
+    {
+      target: './examples',
+      from: allBut('examples', 'sdk'),
+      message: 'examples/ are written as an integrator would: against the SDK only.',
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', 'coverage/**', 'dist/**', '.scratch/**'] },
   js.configs.recommended,
@@ -29,25 +83,12 @@ export default tseslint.config(
     // Packages cannot import our modules back: not following them keeps the lint fast.
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      // The layers: shared ← api, keeper ← devnet (the test world, its launchers and the simulation) ← tools and
-      // tests. The production processes never load the devnet; shared never reaches up.
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            {
-              target: ['./api', './keeper'],
-              from: './devnet',
-              message: 'api/ and keeper/ are production code: the devnet imports them, never the other way.',
-            },
-            {
-              target: './shared',
-              from: ['./api', './keeper', './devnet', './embedded', './test', './bench'],
-              message: 'shared/ is the bottom layer: it imports from no other folder of the project.',
-            },
-          ],
-        },
-      ],
+      // The floors, each importing only from those below it: contracts-abi and migrations (the ground) ← shared ←
+      // api, keeper (the production processes) ← devnet (the test world and its launchers) ← the top floor
+      // (simulator, tools, embedded, bench, test, sdk, examples). The production processes never load the devnet
+      // nor each other; nothing reaches up. On the top floor, test/ is imported by tests and benches only, the
+      // SDK's package (sdk/src) by nothing of the project, and the examples use the SDK alone.
+      'import-x/no-restricted-paths': ['error', { zones: layerZones() }],
     },
   },
   {

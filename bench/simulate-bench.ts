@@ -16,8 +16,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { SimulationReport } from '../devnet/simulation/report/report-types';
-import { runSimulation } from '../devnet/simulation/run/run-simulation';
+import type { SimulationReport } from '../simulator/report/report-types';
+import { runSimulation } from '../simulator/run/run-simulation';
 
 const GOAL_SECONDS = 600;
 const ROOT = path.resolve(__dirname, '..');

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { SimulationReport } from '../../devnet/simulation/report/report-types';
+import type { SimulationReport } from '../../simulator/report/report-types';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
 const RUN_TIMEOUT_MS = 240_000;
@@ -19,7 +19,7 @@ interface Ran {
  */
 function simulate(args: string[], dataDir: string, interruptOn?: RegExp): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'devnet/cli/simulate.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'simulator/cli/simulate.ts', ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -164,7 +164,7 @@ describe('npm run simulate (the shipped dip-and-rally scenario, through the publ
   it('compares two reports side by side', () => {
     const compared = execFileSync(
       process.execPath,
-      ['--import', 'tsx', 'devnet/cli/simulate-compare.ts', out, path.join(out, 'report.json')],
+      ['--import', 'tsx', 'simulator/cli/simulate-compare.ts', out, path.join(out, 'report.json')],
       { cwd: REPO_ROOT, encoding: 'utf8' },
     );
     // The same report twice: every row equal, every difference 0.

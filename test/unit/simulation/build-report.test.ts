@@ -1,5 +1,5 @@
-import { buildReport, nearestRank } from '../../../devnet/simulation/report/build-report';
-import type { ReportOrder } from '../../../devnet/simulation/report/report-types';
+import { buildReport, nearestRank } from '../../../simulator/report/build-report';
+import type { ReportOrder } from '../../../simulator/report/report-types';
 import { PRICES, TX, facts } from './report-fixture';
 
 function orderById(id: string): ReportOrder {

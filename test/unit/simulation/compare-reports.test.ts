@@ -1,5 +1,5 @@
-import { buildReport } from '../../../devnet/simulation/report/build-report';
-import { compareReports, meanGasPerOrder } from '../../../devnet/simulation/report/compare-reports';
+import { buildReport } from '../../../simulator/report/build-report';
+import { compareReports, meanGasPerOrder } from '../../../simulator/report/compare-reports';
 import { facts, otherReport } from './report-fixture';
 
 describe('compareReports', () => {

@@ -1,5 +1,5 @@
-import type { ObservedExecution, SimulationFacts } from '../../../devnet/simulation/report/report-types';
-import { crossCheck } from '../../../devnet/simulation/run/cross-check';
+import type { ObservedExecution, SimulationFacts } from '../../../simulator/report/report-types';
+import { crossCheck } from '../../../simulator/run/cross-check';
 import { facts } from './report-fixture';
 
 const TX_A = `0x${'a'.repeat(64)}`;

@@ -1,7 +1,7 @@
-import { expandOrders, spreadTrigger } from '../../../devnet/simulation/scenario/expand-orders';
-import { ScenarioError } from '../../../devnet/simulation/scenario/scenario-error';
-import { parseScenario } from '../../../devnet/simulation/scenario/scenario-schema';
-import type { Scenario } from '../../../devnet/simulation/scenario/scenario-types';
+import { expandOrders, spreadTrigger } from '../../../simulator/scenario/expand-orders';
+import { ScenarioError } from '../../../simulator/scenario/scenario-error';
+import { parseScenario } from '../../../simulator/scenario/scenario-schema';
+import type { Scenario } from '../../../simulator/scenario/scenario-types';
 import { ISSUE_EXAMPLE as RAW_EXAMPLE } from './scenario-fixtures';
 
 const ISSUE_EXAMPLE = parseScenario(RAW_EXAMPLE, 'dip.json');

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadScenario } from '../../../devnet/simulation/scenario/load-scenario';
+import { loadScenario } from '../../../simulator/scenario/load-scenario';
 import { scenarioErrorOf } from './scenario-fixtures';
 
 let dir: string;

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathPrices } from '../../../devnet/simulation/scenario/price-path';
-import type { PathSpec } from '../../../devnet/simulation/scenario/scenario-types';
+import { pathPrices } from '../../../simulator/scenario/price-path';
+import type { PathSpec } from '../../../simulator/scenario/scenario-types';
 import { scenarioErrorOf } from './scenario-fixtures';
 
 const SECONDS_PER_YEAR = 31_536_000;

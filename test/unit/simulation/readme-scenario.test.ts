@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseScenario } from '../../../devnet/simulation/scenario/scenario-schema';
+import { parseScenario } from '../../../simulator/scenario/scenario-schema';
 
 const ROOT = path.resolve(__dirname, '../../..');
 

@@ -1,13 +1,13 @@
-import { buildReport } from '../../../devnet/simulation/report/build-report';
-import { ORDERS_TABLE_LIMIT, renderHtml } from '../../../devnet/simulation/report/render-html';
-import type { ReportOrder, SimulationReport } from '../../../devnet/simulation/report/report-types';
+import { buildReport } from '../../../simulator/report/build-report';
+import { ORDERS_TABLE_LIMIT, renderHtml } from '../../../simulator/report/render-html';
+import type { ReportOrder, SimulationReport } from '../../../simulator/report/report-types';
 import {
   escapeXml,
   niceTicks,
   paddedDomain,
   thinPath,
   type Point,
-} from '../../../devnet/simulation/report/svg-charts';
+} from '../../../simulator/report/svg-charts';
 import { facts, scenario } from './report-fixture';
 
 function count(text: string, needle: string): number {

@@ -1,12 +1,12 @@
-import { buildReport } from '../../../devnet/simulation/report/build-report';
+import { buildReport } from '../../../simulator/report/build-report';
 import type {
   ObservedExecution,
   PlacedDca,
   PlacedLimitOrder,
   SimulationFacts,
   SimulationReport,
-} from '../../../devnet/simulation/report/report-types';
-import type { PlannedLimitOrder, ResolvedScenario } from '../../../devnet/simulation/scenario/scenario-types';
+} from '../../../simulator/report/report-types';
+import type { PlannedLimitOrder, ResolvedScenario } from '../../../simulator/scenario/scenario-types';
 
 /**
  * A hand-made run of 10 blocks on WETH/USDC (chain 1) with one limit order of each outcome (filled twice, failed,

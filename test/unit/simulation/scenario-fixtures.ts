@@ -1,4 +1,4 @@
-import { ScenarioError } from '../../../devnet/simulation/scenario/scenario-error';
+import { ScenarioError } from '../../../simulator/scenario/scenario-error';
 
 /** The scenario of issue 13, verbatim (the shipped simulations/dip-and-rally.json without its description). */
 export const ISSUE_EXAMPLE = {

@@ -1,6 +1,6 @@
-import { childPath, fieldPath } from '../../../devnet/simulation/scenario/field-path';
-import { ScenarioError } from '../../../devnet/simulation/scenario/scenario-error';
-import { parseScenario } from '../../../devnet/simulation/scenario/scenario-schema';
+import { childPath, fieldPath } from '../../../simulator/scenario/field-path';
+import { ScenarioError } from '../../../simulator/scenario/scenario-error';
+import { parseScenario } from '../../../simulator/scenario/scenario-schema';
 import { ISSUE_EXAMPLE } from './scenario-fixtures';
 
 type Json = Record<string, unknown>;

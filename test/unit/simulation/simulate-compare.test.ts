@@ -3,12 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildReport } from '../../../devnet/simulation/report/build-report';
-import { compareReports } from '../../../devnet/simulation/report/compare-reports';
+import { buildReport } from '../../../simulator/report/build-report';
+import { compareReports } from '../../../simulator/report/compare-reports';
 import { REPO_ROOT } from '../../helpers/api-harness';
 import { facts, otherReport } from './report-fixture';
 
-const CLI = path.join(REPO_ROOT, 'devnet', 'cli', 'simulate-compare.ts');
+const CLI = path.join(REPO_ROOT, 'simulator', 'cli', 'simulate-compare.ts');
 // The repo's tsx by file URL: the command runs from a temporary folder, where `--import tsx` would not resolve.
 const TSX = pathToFileURL(path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const USAGE =

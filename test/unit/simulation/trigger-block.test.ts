@@ -1,4 +1,4 @@
-import { triggeredAtBlock } from '../../../devnet/simulation/scenario/trigger-block';
+import { triggeredAtBlock } from '../../../simulator/scenario/trigger-block';
 
 // QUOTE per BASE (USDC per WETH) at blocks 0..6.
 const prices = [3000, 3050, 3100, 3000, 2900, 2500, 3200];

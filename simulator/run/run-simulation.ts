@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { devnetKeys, simulationMakers } from '../../keys';
-import type { ManifestChain } from '../../manifest';
-import type { ChainHandle } from '../../engine/devnet-chain';
+import { devnetKeys, simulationMakers } from '../../devnet/keys';
+import type { ManifestChain } from '../../devnet/manifest';
+import type { ChainHandle } from '../../devnet/engine/devnet-chain';
 import { buildReport } from '../report/build-report';
 import { renderHtml } from '../report/render-html';
 import type {

@@ -7,8 +7,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Ajv, { type ErrorObject, type SchemaObject } from 'ajv';
-import { compareReports } from '../simulation/report/compare-reports';
-import type { SimulationReport } from '../simulation/report/report-types';
+import { compareReports } from '../report/compare-reports';
+import type { SimulationReport } from '../report/report-types';
 
 const USAGE =
   'usage: npm run simulate:compare -- <A: report.json or its folder> <B: report.json or its folder>';

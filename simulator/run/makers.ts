@@ -1,12 +1,9 @@
 import { Contract, parseUnits, type Wallet } from 'ethers';
-import { ERC20_ABI, orderExecutorInterface } from '../../../shared/chain/contract-interfaces';
-import { plainDecimalOf } from '../../../shared/domain/amount-bounds';
-import {
-  PAIR_AUTHORIZATION_TYPES,
-  pairAuthorizationTypedData,
-} from '../../../shared/domain/pair-authorization';
-import type { ChainHandle } from '../../engine/devnet-chain';
-import type { ManifestChain, ManifestToken } from '../../manifest';
+import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
+import { plainDecimalOf } from '../../shared/domain/amount-bounds';
+import { PAIR_AUTHORIZATION_TYPES, pairAuthorizationTypedData } from '../../shared/domain/pair-authorization';
+import type { ChainHandle } from '../../devnet/engine/devnet-chain';
+import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import type { PlannedOrders } from '../scenario/scenario-types';
 import type { TokenFunding } from './token-funding';
 import { succeeded } from './mined-receipt';
@@ -95,6 +92,7 @@ export async function prepareMakers(
       executor,
       { maker: wallet.address, tokenIn: sell.address, tokenOut: buy.address },
       apiKey,
+      Number(feeBps),
     );
     const signature = await wallet.signTypedData(typed.domain, PAIR_AUTHORIZATION_TYPES, typed.message);
     signatures.set(pairKey(wallet.address, sell.address, buy.address), signature);

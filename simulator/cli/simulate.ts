@@ -6,11 +6,11 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ScenarioError } from '../simulation/scenario/scenario-error';
-import { RunInterrupted } from '../simulation/run/interruptible';
-import { progressPrinter } from '../simulation/run/run-progress';
-import { runSimulation } from '../simulation/run/run-simulation';
-import { summaryText } from '../simulation/run/summary-text';
+import { ScenarioError } from '../scenario/scenario-error';
+import { RunInterrupted } from '../run/interruptible';
+import { progressPrinter } from '../run/run-progress';
+import { runSimulation } from '../run/run-simulation';
+import { summaryText } from '../run/summary-text';
 
 const USAGE = 'usage: npm run simulate -- --scenario FILE [--out DIR] [--seed N]';
 

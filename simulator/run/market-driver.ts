@@ -1,14 +1,14 @@
 import { getCreateAddress, Interface, MaxUint256, toQuantity } from 'ethers';
-import type { ChainHandle } from '../../engine/devnet-chain';
-import type { ManifestChain } from '../../manifest';
+import type { ChainHandle } from '../../devnet/engine/devnet-chain';
+import type { ManifestChain } from '../../devnet/manifest';
 import {
   FACTOR_SCALE,
   moveFactor,
   v2AmountInForRatio,
   v3TargetSqrtPrice,
   v3TargetSqrtPriceInverse,
-} from '../../market/move-amounts';
-import { v2Price, v3Price, type PairToken } from '../../market/pool-price';
+} from '../../devnet/market/move-amounts';
+import { v2Price, v3Price, type PairToken } from '../../devnet/market/pool-price';
 import {
   ERC20_ABI,
   FAR_DEADLINE,
@@ -17,9 +17,9 @@ import {
   V3_POOL_ABI,
   V3_SWAP_ROUTER_ABI,
   V4_SWAP_TEST_ABI,
-} from '../../world/abis';
-import { loadNpmArtifact } from '../../world/npm-artifacts';
-import { readV4Slot0 } from '../../world/v4-pool-state';
+} from '../../devnet/world/abis';
+import { loadNpmArtifact } from '../../devnet/world/npm-artifacts';
+import { readV4Slot0 } from '../../devnet/world/v4-pool-state';
 import { findMarketPools, type MarketPool } from './market-pools';
 import type { TokenFunding } from './token-funding';
 import { succeeded } from './mined-receipt';

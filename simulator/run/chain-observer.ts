@@ -1,5 +1,5 @@
 import { Contract, type JsonRpcProvider, type Log } from 'ethers';
-import { ERC20_ABI, orderExecutorInterface } from '../../../shared/chain/contract-interfaces';
+import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import type { ObservedExecution } from '../report/report-types';
 
 interface RawReceipt {

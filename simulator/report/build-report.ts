@@ -4,7 +4,7 @@
  * BASE of the order's market; amounts stay in base units (bigint) until they are formatted.
  */
 import { formatUnits } from 'ethers';
-import { plainDecimalOf } from '../../../shared/domain/amount-bounds';
+import { plainDecimalOf } from '../../shared/domain/amount-bounds';
 import type { ResolvedScenario } from '../scenario/scenario-types';
 import { triggeredAtBlock } from '../scenario/trigger-block';
 import type {

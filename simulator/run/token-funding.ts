@@ -1,8 +1,8 @@
 import { Contract, Interface, toQuantity } from 'ethers';
-import type { ChainHandle } from '../../engine/devnet-chain';
-import { balanceSlotOf, findBalanceMapping, type BalanceMapping } from '../../fork/balance-slot';
-import { chainStorageProbe } from '../../fork/fund-fork-accounts';
-import { ERC20_ABI, WETH_ABI } from '../../world/abis';
+import type { ChainHandle } from '../../devnet/engine/devnet-chain';
+import { balanceSlotOf, findBalanceMapping, type BalanceMapping } from '../../devnet/fork/balance-slot';
+import { chainStorageProbe } from '../../devnet/fork/fund-fork-accounts';
+import { ERC20_ABI, WETH_ABI } from '../../devnet/world/abis';
 import { succeeded } from './mined-receipt';
 
 const WETH = new Interface(WETH_ABI);

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { signRequest, type Credentials } from '../../../shared/signing/request-signature';
+import { signRequest, type Credentials } from '../../shared/signing/request-signature';
 
 /** 429s retried before giving up: the spec's rule is to wait out Retry-After. */
 const MAX_RATE_LIMITED_RETRIES = 20;

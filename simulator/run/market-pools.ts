@@ -1,9 +1,9 @@
 import { Contract, type Provider } from 'ethers';
-import type { ManifestChain } from '../../manifest';
-import type { PairToken } from '../../market/pool-price';
-import { V2_FACTORY_ABI, V3_FACTORY_ABI, V3_POOL_ABI } from '../../world/abis';
-import { v4PoolId, v4PoolKey, type V4PoolKey } from '../../world/venue-pool-address';
-import { readV4Slot0 } from '../../world/v4-pool-state';
+import type { ManifestChain } from '../../devnet/manifest';
+import type { PairToken } from '../../devnet/market/pool-price';
+import { V2_FACTORY_ABI, V3_FACTORY_ABI, V3_POOL_ABI } from '../../devnet/world/abis';
+import { v4PoolId, v4PoolKey, type V4PoolKey } from '../../devnet/world/venue-pool-address';
+import { readV4Slot0 } from '../../devnet/world/v4-pool-state';
 
 /** The fee tiers a V3 pool of a market may sit at. */
 const V3_FEES = [100, 500, 3000, 10_000] as const;

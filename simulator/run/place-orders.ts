@@ -1,9 +1,9 @@
 import { getAddress, parseUnits, type Wallet } from 'ethers';
 import PQueue from 'p-queue';
-import { plainDecimalOf } from '../../../shared/domain/amount-bounds';
-import { iterationAmount } from '../../../shared/domain/dca-iteration-amount';
-import { integratorOf, onchainOrderIdOf, orderRefOf } from '../../../shared/domain/pair-authorization';
-import type { ManifestChain } from '../../manifest';
+import { plainDecimalOf } from '../../shared/domain/amount-bounds';
+import { iterationAmount } from '../../shared/domain/dca-iteration-amount';
+import { integratorOf, onchainOrderIdOf, orderRefOf } from '../../shared/domain/pair-authorization';
+import type { ManifestChain } from '../../devnet/manifest';
 import type { PlannedDca, PlannedLimitOrder } from '../scenario/scenario-types';
 import { pairKey, tokenOf, type PairSignatures } from './makers';
 import type { SimApiClient } from './sim-api-client';

@@ -1,13 +1,13 @@
 import { mkdirSync, createWriteStream } from 'node:fs';
 import path from 'node:path';
-import { buildApi, type ApiInstance } from '../../../api/build-api';
-import { buildKeeper, type KeeperInstance } from '../../../keeper/build-keeper';
-import { loadConfig } from '../../../shared/config/load-config';
-import { createLogger, type Logger } from '../../../shared/log/create-logger';
-import { devnetProbes, waitUntilQuoting } from '../../../embedded/wait-until-quoting';
-import { loadDevnetConfig } from '../../devnet-config';
-import { devnetKeys } from '../../keys';
-import { startDevnet, type RunningDevnet } from '../../start-devnet';
+import { buildApi, type ApiInstance } from '../../api/build-api';
+import { buildKeeper, type KeeperInstance } from '../../keeper/build-keeper';
+import { loadConfig } from '../../shared/config/load-config';
+import { createLogger, type Logger } from '../../shared/log/create-logger';
+import { devnetProbes, waitUntilQuoting } from '../../embedded/wait-until-quoting';
+import { loadDevnetConfig } from '../../devnet/devnet-config';
+import { devnetKeys } from '../../devnet/keys';
+import { startDevnet, type RunningDevnet } from '../../devnet/start-devnet';
 import { interruptible, RunInterrupted } from './interruptible';
 import { SimulationClock } from './sim-clock';
 
