@@ -11,6 +11,8 @@ export interface ExecutorKeySource {
   keystorePassword?: string;
   /** A file holding that password (one line; a trailing newline is ignored). Used when no password is given. */
   keystorePasswordFile?: string;
+  /** What the keys are for, in error messages (default `executor`; the deploy tool loads its `deployer`). */
+  role?: string;
 }
 
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
@@ -32,22 +34,23 @@ export function parsePrivateKeyList(list: string): string[] {
  * would hand out the same nonces.
  */
 export async function loadExecutorWallets(source: ExecutorKeySource): Promise<Wallet[]> {
-  const wallets = (source.privateKeys ?? []).map((key, i) => walletFromKey(key, i));
+  const role = source.role ?? 'executor';
+  const wallets = (source.privateKeys ?? []).map((key, i) => walletFromKey(key, i, role));
   const files = source.keystoreFiles ?? [];
   if (files.length > 0) {
     const password = await keystorePassword(source);
-    for (const file of files) wallets.push(await walletFromKeystore(file, password));
+    for (const file of files) wallets.push(await walletFromKeystore(file, password, role));
   }
   const seen = new Set<string>();
   for (const wallet of wallets) {
-    if (seen.has(wallet.address)) throw new Error(`executor address ${wallet.address} is configured twice`);
+    if (seen.has(wallet.address)) throw new Error(`${role} address ${wallet.address} is configured twice`);
     seen.add(wallet.address);
   }
   return wallets;
 }
 
-function walletFromKey(key: string, index: number): Wallet {
-  const position = `executor private key #${index + 1}`;
+function walletFromKey(key: string, index: number, role: string): Wallet {
+  const position = `${role} private key #${index + 1}`;
   if (!PRIVATE_KEY.test(key.trim())) throw new Error(`${position} is not 0x followed by 64 hex digits`);
   try {
     return new Wallet(key.trim());
@@ -74,19 +77,19 @@ async function keystorePassword(source: ExecutorKeySource): Promise<string> {
   throw new Error('keystore files are configured but neither a keystore password nor a password file');
 }
 
-async function walletFromKeystore(file: string, password: string): Promise<Wallet> {
+async function walletFromKeystore(file: string, password: string, role: string): Promise<Wallet> {
   let json: string;
   try {
     json = await readFile(file, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read executor keystore ${file}: ${errorCode(err)}`);
+    throw new Error(`cannot read ${role} keystore ${file}: ${errorCode(err)}`);
   }
   let decrypted: Awaited<ReturnType<typeof Wallet.fromEncryptedJson>>;
   try {
     decrypted = await Wallet.fromEncryptedJson(json, password);
   } catch {
     // ethers' messages can quote the argument it failed on; the file name is all an operator needs.
-    throw new Error(`cannot decrypt executor keystore ${file}: wrong password or not a JSON keystore`);
+    throw new Error(`cannot decrypt ${role} keystore ${file}: wrong password or not a JSON keystore`);
   }
   // An HD keystore (with a mnemonic) decrypts to an HDNodeWallet; the executor only needs its key.
   return new Wallet(decrypted.privateKey);

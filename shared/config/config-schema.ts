@@ -106,6 +106,8 @@ export interface KeeperConfig {
   /** Encrypted JSON keystore files of executor wallets. */
   executorKeystoreFiles: string[];
   executorKeystorePassword: string;
+  /** A file holding that password (one line), used when EXECUTOR_KEYSTORE_PASSWORD is empty. */
+  executorKeystorePasswordFile: string;
   /** How long a claimed order stays reserved for one keeper without progress. */
   leaseMs: number;
   /** Cap on maxFeePerGas, in gwei, on every chain: dearer blocks wait. */
@@ -310,6 +312,7 @@ const keeperSchema: JSONSchemaType<KeeperConfig> = {
     'executorPrivateKeys',
     'executorKeystoreFiles',
     'executorKeystorePassword',
+    'executorKeystorePasswordFile',
     'leaseMs',
     'maxFeePerGasGwei',
     'replaceAfterBlocks',
@@ -331,6 +334,7 @@ const keeperSchema: JSONSchemaType<KeeperConfig> = {
     executorPrivateKeys: { type: 'array', items: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' } },
     executorKeystoreFiles: { type: 'array', items: { type: 'string', minLength: 1 } },
     executorKeystorePassword: { type: 'string' },
+    executorKeystorePasswordFile: { type: 'string' },
     leaseMs: { type: 'integer', minimum: 1000 },
     maxFeePerGasGwei: { type: 'number', exclusiveMinimum: 0 },
     confirmations: { type: 'integer', minimum: 0, maximum: 100, nullable: true },

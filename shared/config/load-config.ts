@@ -42,6 +42,7 @@ export const ENV_DEFAULTS = {
   EXECUTOR_PRIVATE_KEYS: '',
   EXECUTOR_KEYSTORE_FILES: '',
   EXECUTOR_KEYSTORE_PASSWORD: '',
+  EXECUTOR_KEYSTORE_PASSWORD_FILE: '',
   KEEPER_LEASE_MS: '60000',
   KEEPER_MAX_FEE_GWEI: '1000',
   KEEPER_CONFIRMATIONS: '',
@@ -178,6 +179,7 @@ export const ENV_OF_FIELD: Readonly<Record<string, EnvName>> = {
   '/keeper/executorPrivateKeys': 'EXECUTOR_PRIVATE_KEYS',
   '/keeper/executorKeystoreFiles': 'EXECUTOR_KEYSTORE_FILES',
   '/keeper/executorKeystorePassword': 'EXECUTOR_KEYSTORE_PASSWORD',
+  '/keeper/executorKeystorePasswordFile': 'EXECUTOR_KEYSTORE_PASSWORD_FILE',
   '/keeper/leaseMs': 'KEEPER_LEASE_MS',
   '/keeper/maxFeePerGasGwei': 'KEEPER_MAX_FEE_GWEI',
   '/keeper/confirmations': 'KEEPER_CONFIRMATIONS',
@@ -339,6 +341,8 @@ export function loadConfig(
       executorPrivateKeys: list(get('EXECUTOR_PRIVATE_KEYS')),
       executorKeystoreFiles: list(get('EXECUTOR_KEYSTORE_FILES')).map((f) => path.resolve(f)),
       executorKeystorePassword: get('EXECUTOR_KEYSTORE_PASSWORD'),
+      executorKeystorePasswordFile:
+        get('EXECUTOR_KEYSTORE_PASSWORD_FILE') && path.resolve(get('EXECUTOR_KEYSTORE_PASSWORD_FILE')),
       leaseMs: toNumber(get('KEEPER_LEASE_MS')),
       maxFeePerGasGwei: toNumber(get('KEEPER_MAX_FEE_GWEI')),
       ...(get('KEEPER_CONFIRMATIONS').trim() === ''
