@@ -84,6 +84,23 @@ function expectSuccess(result: { code: number | null; output: string }): void {
   if (result.code !== 0) throw new Error(`exit ${result.code}:\n${result.output}`);
 }
 
+/** The venues a live chain has, as `--venues` takes them (the world's own contracts of ours left out). */
+function venuesOf(world: DeployedWorld): Record<string, string | undefined> {
+  const c = world.contracts;
+  return {
+    weth: c.weth,
+    multicall: c.multicall,
+    uniswapV2Factory: c.uniswapV2Factory,
+    uniswapV3Factory: c.uniswapV3Factory,
+    uniswapV3QuoterV2: c.uniswapV3QuoterV2,
+    sushiswapV2Factory: c.sushiswapV2Factory,
+    uniswapV4PoolManager: c.uniswapV4PoolManager,
+    balancerVault: c.balancerVault,
+    balancerWeightedPoolFactory: c.balancerWeightedPoolFactory,
+    stableSwapFactory: c.stableSwapFactory,
+  };
+}
+
 /** A fresh key pair, as `cast wallet new` makes one. */
 const randomWallet = (): Wallet => new Wallet(Wallet.createRandom().privateKey);
 
@@ -158,19 +175,7 @@ describeLive(
       await rpc('evm_increaseTime', [1800]);
       await rpc('evm_mine');
 
-      const venues = {
-        weth: world.contracts.weth,
-        multicall: world.contracts.multicall,
-        uniswapV2Factory: world.contracts.uniswapV2Factory,
-        uniswapV3Factory: world.contracts.uniswapV3Factory,
-        uniswapV3QuoterV2: world.contracts.uniswapV3QuoterV2,
-        sushiswapV2Factory: world.contracts.sushiswapV2Factory,
-        uniswapV4PoolManager: world.contracts.uniswapV4PoolManager,
-        balancerVault: world.contracts.balancerVault,
-        balancerWeightedPoolFactory: world.contracts.balancerWeightedPoolFactory,
-        stableSwapFactory: world.contracts.stableSwapFactory,
-      };
-      writeFileSync(path.join(dir, 'venues.json'), JSON.stringify(venues));
+      writeFileSync(path.join(dir, 'venues.json'), JSON.stringify(venuesOf(world)));
       writeFileSync(
         path.join(dir, 'tokenlist.json'),
         JSON.stringify({
@@ -505,6 +510,43 @@ describeLive(
       // The guardian (the same multisig) cuts an executor off at once, without the timelock.
       await (await executor.connect(multisig).getFunction('setExecutor')(newcomer, false)).wait();
       expect(await executor.getFunction('isExecutor')(newcomer)).toBe(false);
+    });
+
+    it('with --releaser on a chain with a SpokePool it deploys the bridges too, the lock bridge owned by --owner', async () => {
+      const bridgeDeployer = randomWallet();
+      const releaser = randomWallet().address;
+      await rpc('anvil_setBalance', [bridgeDeployer.address, `0x${parseEther('100').toString(16)}`]);
+      const venuesFile = path.join(dir, 'venues-bridges.json');
+      writeFileSync(venuesFile, JSON.stringify({ ...venuesOf(world), spokePool: world.contracts.spokePool }));
+      const out = path.join(dir, 'bridges', 'chains.json');
+      const run = await runCommand(
+        `npm run contracts:deploy -- --rpc-url "$RPC_URL" --out "${out}" --venues "${venuesFile}" ` +
+          `--token-list "$TOKEN_LIST" --owner "$OWNER" --releaser ${releaser} --timelock-delay 3600`,
+        { ...deployEnv, DEPLOYER_KEYSTORE_FILE: '', DEPLOYER_PRIVATE_KEY: bridgeDeployer.privateKey },
+      );
+      expectSuccess(run);
+      expect(run.output).not.toContain(bridgeDeployer.privateKey.slice(2));
+      const entry = loadConfig({ CHAINS_FILE: out }).chains[0]!;
+      expect(entry.crossChainSource).toBe(true);
+      const { lockReleaseBridge, crossChainEntry, spokePool } = entry.contracts!;
+      expect(spokePool).toBe(world.contracts.spokePool);
+      const bridge = new Contract(lockReleaseBridge!, loadArtifact('LockReleaseBridge').abi, provider);
+      expect(await bridge.getFunction('owner')()).toBe(getAddress(owner));
+      expect(await bridge.getFunction('releaser')()).toBe(getAddress(releaser));
+      expect(await bridge.getFunction('feeTaker')()).toBe(crossChainEntry);
+      const entryContract = new Contract(crossChainEntry!, loadArtifact('CrossChainEntry').abi, provider);
+      expect(await entryContract.getFunction('lockReleaseBridge')()).toBe(lockReleaseBridge);
+      const executor = new Contract(
+        entry.contracts!.orderExecutor,
+        loadArtifact('OrderExecutor').abi,
+        provider,
+      );
+      const lock = new Contract(
+        (await executor.getFunction('owner')()) as string,
+        loadArtifact('TimelockController').abi,
+        provider,
+      );
+      expect(await lock.getFunction('getMinDelay')()).toBe(3600n);
     });
   },
 );
