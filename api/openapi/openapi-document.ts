@@ -115,7 +115,9 @@ const GATEWAY_ERRORS: Record<number, string> = {
   413: 'Gateway `{message: "Payload Too Large"}`: the body exceeds the size limit',
   429: 'Gateway `{message: "Too Many Requests"}`: wait for `Retry-After` seconds',
   500: 'Gateway `{message: "Internal Server Error"}`: no response from the service',
-  503: 'Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout',
+  503:
+    'Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not ' +
+    'be reached to verify it (then with `Retry-After`; the credentials were not judged)',
 };
 
 /** `/limit-order/:id` becomes `/limit-order/{id}`, with the names of its path parameters. */
@@ -157,7 +159,7 @@ function parametersOf(route: DocumentedRoute, pathParams: string[]): OpenApiPara
 function withHeaders(status: number): Record<string, Ref> {
   return {
     [COMPONENT.requestIdHeader]: headerRef(COMPONENT.requestIdHeader),
-    ...(status === 429 ? { 'Retry-After': headerRef(COMPONENT.retryAfterHeader) } : {}),
+    ...(status === 429 || status === 503 ? { 'Retry-After': headerRef(COMPONENT.retryAfterHeader) } : {}),
   };
 }
 

@@ -500,10 +500,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -846,10 +847,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1126,10 +1128,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1264,10 +1267,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1373,10 +1377,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1455,10 +1460,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1558,10 +1564,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1664,10 +1671,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1787,10 +1795,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2010,10 +2019,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2139,10 +2149,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2278,10 +2289,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2492,10 +2504,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2638,10 +2651,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2839,10 +2853,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2965,10 +2980,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3135,10 +3151,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3255,10 +3272,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3375,10 +3393,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3531,10 +3550,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3583,10 +3603,11 @@ export interface operations {
           'application/json': components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3635,10 +3656,11 @@ export interface operations {
           'application/json': components['schemas']['GatewayError'];
         };
       };
-      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout */
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
       503: {
         headers: {
           RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
