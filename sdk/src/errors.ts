@@ -73,7 +73,14 @@ export class RateLimitError extends TasError {
   }
 }
 /** 5xx, from the service (with a code such as QUOTE_ERROR) or the gateway (INTERNAL_SERVER_ERROR, SERVICE_UNAVAILABLE). */
-export class ServerError extends TasError {}
+export class ServerError extends TasError {
+  /** From the Retry-After header, when present (a 503 while the service's store is briefly away sends one). */
+  readonly retryAfterSeconds?: number;
+  constructor(init: TasErrorInit & { retryAfterSeconds?: number }) {
+    super(init);
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+}
 /** No HTTP answer: connection refused or dropped, DNS failure, or the per-attempt timeout. */
 export class NetworkError extends TasError {
   constructor(message: string, cause?: unknown) {

@@ -1,4 +1,4 @@
-import { RateLimitError, type TasError } from './errors';
+import { RateLimitError, ServerError, type TasError } from './errors';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included; 1 turns retries off. */
@@ -85,6 +85,12 @@ export function nextRetryDelay(
       }
       return backoffDelayMs(policy, budget.attempts, random);
     case 'backoff':
-      return backoffDelayMs(policy, budget.attempts, random);
+      // A server that says when to come back is waited for at least that long.
+      return Math.max(
+        backoffDelayMs(policy, budget.attempts, random),
+        error instanceof ServerError && error.retryAfterSeconds !== undefined
+          ? error.retryAfterSeconds * 1000
+          : 0,
+      );
   }
 }

@@ -219,6 +219,8 @@ describeEachStore('transfers store', (kind) => {
     const later = NOW + LEASE_MS + 1;
     expect(await other.transfers.reclaimExpiredLeases(later)).toEqual([unsigned.id]);
     expect((await store.transfers.findById(unsigned.id))?.status).toBe('deposited');
+    // Its own owner (a lease it could not renew, the store away) follows it still: nothing to take over.
+    expect(await store.transfers.takeOverExpired('intent', 137, OWNER_A, LEASE_MS, later)).toEqual([]);
     // The signed one keeps its transaction: the new owner follows it rather than signing another.
     const taken = await other.transfers.takeOverExpired('intent', 137, OWNER_B, LEASE_MS, later);
     expect(taken.map((t) => [t.id, t.status, t.leaseOwner, t.fillTxHash])).toEqual([

@@ -667,6 +667,8 @@ export class TransfersRepository implements LeaseHolder {
       .where({ provider, destination_chain_id: destinationChainId, status: IN_FLIGHT_STATUS[provider] })
       .whereNotNull('fill_tx_hash')
       .andWhere('lease_expires_at', '<', nowMs)
+      // Its own rows (a lease it could not renew while the store was away) the keeper follows already.
+      .andWhere((mine) => mine.whereNot('lease_owner', owner).orWhereNull('lease_owner'))
       .limit(SWEEP_LIMIT);
     const taken: Transfer[] = [];
     for (const row of rows) {

@@ -185,6 +185,20 @@ describe('the SDK retry rules against a scripted server', () => {
     expectEachAttemptSignedAnew(2);
   });
 
+  it("waits at least a 503's Retry-After (the service's store briefly away), then succeeds", async () => {
+    stub.answer(
+      { status: 503, body: { message: 'Service Unavailable' }, headers: { 'retry-after': '1' } },
+      { status: 200, body: envelope({ chainIds: [1] }) },
+    );
+    const started = Date.now();
+    expect(await client.chains()).toEqual([1]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.delayMs).toBe(1000);
+    expect(retries[0]!.error).toBeInstanceOf(ServerError);
+    expect(retries[0]!.error).toMatchObject({ status: 503, gateway: true, retryAfterSeconds: 1 });
+  });
+
   it('backs off a 503, signing the retry anew with the same body bytes', async () => {
     stub.answer(
       { status: 503, body: { message: 'Service Unavailable' }, headers: { 'apigw-requestid': 'gw-503' } },
