@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -24,11 +23,13 @@ import { ERC20_ABI } from '../../devnet/world/abis';
 import { deployWorld, type DeployedWorld } from '../../devnet/world/deploy-world';
 import type { ChainConfig } from '../../shared/config/config-schema';
 import { loadConfig } from '../../shared/config/load-config';
+import { freePort } from '../../shared/net/free-port';
 import { ApiClient, newAccountClient } from '../helpers/api-client';
 import { crossingOrder, expectCrossingOrderExecuted, type CrossingOrder } from '../helpers/crossing-order';
 import {
   createLimitOrder,
   createStrategy,
+  getLimitOrder,
   getStrategy,
   pollUntil,
   signedStrategyBody,
@@ -67,17 +68,6 @@ const mysqlUrl = mysqlServerForTests();
 const redisUrl = redisForTests();
 // As the store and Redis suites: listed as skipped without them; on CI their absence already failed the set-up.
 const describeLive = mysqlUrl && redisUrl ? describe : describe.skip;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A command that ran to exit code 0; otherwise the failure shows what it printed. */
 function expectSuccess(result: { code: number | null; output: string }): void {
@@ -133,7 +123,7 @@ describeLive(
 
     beforeAll(async () => {
       dir = mkdtempSync(path.join(tmpdir(), 'tas-live-'));
-      const port = await freePort();
+      const port = await freePort('127.0.0.1');
       rpcUrl = `http://127.0.0.1:${port}`;
       anvil = spawn(
         anvilBinary(),
@@ -427,10 +417,14 @@ describeLive(
         }),
       );
 
-      // Keeper 0 dies mid-run, without a word, and comes back.
-      await new Promise((r) => setTimeout(r, 1500));
+      // Keeper 0 dies mid-run, without a word, and comes back: once the keepers have taken up the orders.
+      await pollUntil(
+        'a keeper taking up an order',
+        () => Promise.all(orders.map(async ({ id, client }) => (await getLimitOrder(client, id)).status)),
+        (statuses) => statuses.some((status) => status !== 'pending'),
+        { timeoutMs: 60_000, intervalMs: 100 },
+      );
       expect((await keepers[0]!.kill('SIGKILL')).signal).toBe('SIGKILL');
-      await new Promise((r) => setTimeout(r, 3000));
       const restarted = startKeeper(0);
       await restarted.waitFor(/keeper: \S+ \(admin http:\/\/\S+\)/, 120_000);
 

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
+import { freePort } from '../../shared/net/free-port';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -56,14 +56,6 @@ export function describeWithMariadb(
   run(title, () => suite(binaries!));
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /**
  * A MariaDB server this test owns: its own data folder, port, socket and pid file in a temporary folder, run as the
  * current user, so the test can kill it (SIGKILL, as a crashed or lost server) and start it again on the same data
@@ -105,7 +97,7 @@ export async function startOwnMariadb(binaries: MariadbBinaries): Promise<OwnMar
       `${binaries.installDb} failed (${installed.status}): ${installed.stderr || installed.stdout}`,
     );
   }
-  const port = await freePort();
+  const port = await freePort('127.0.0.1');
   const serverUrl = `mysql://root@127.0.0.1:${port}/`;
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();

@@ -21,7 +21,7 @@ export type CallOutcome =
 /** Salts tried per call: a call done once and undone later (an executor revoked) is scheduled again under the next. */
 const MAX_SALTS = 16;
 
-export function artifactContract(name: ContractName, address: string, signer: Wallet) {
+function artifactContract(name: ContractName, address: string, signer: Wallet) {
   return new Contract(address, loadArtifact(name).abi as InterfaceAbi, signer);
 }
 
