@@ -21,11 +21,14 @@ import { gracefulClose } from '../shared/process/graceful-close';
 import { readiness, registerChainFreshnessGauges } from '../shared/metrics/chain-readiness';
 import { createApp } from './app';
 import { AccountAuthenticator } from './gateway/account-authenticator';
-import { loadMasterKey } from './gateway/master-key';
+import { loadMasterKey } from '../shared/signing/master-key';
 import { openGatewayLimits } from './gateway/gateway-limits';
-import { SecretBox } from './gateway/secret-box';
+import { SecretBox } from '../shared/signing/secret-box';
 import { ApiMetrics } from './metrics';
 import { serviceRoutes } from './routes';
+import { EventFeed } from './routes/events/event-feed';
+import { processLeaseOwner } from '../shared/events/lease-owner';
+import { WebhookDeliverer } from '../shared/events/webhook-deliverer';
 import type { ApiState } from './http/api-state';
 import { BASE_PATH } from './http/mount-routes';
 import { KeyConcurrency } from './http/key-concurrency';
@@ -140,7 +143,17 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     refunds: store.transfers,
     log,
   });
+  const eventFeed = new EventFeed(store.events, log);
+  const deliverer = new WebhookDeliverer({
+    store,
+    secretBox,
+    owner: processLeaseOwner('api'),
+    log,
+    allowInternalTargets: config.webhookPrivateTargets === 'allow',
+    observer: metrics.webhooks,
+  });
   const routes = serviceRoutes({
+    eventFeed,
     store,
     chains,
     secretBox,
@@ -210,11 +223,14 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
       const origin = await listenOn(server, config.host, config.port);
       const adminUrl = await listenOn(admin, config.host, config.adminPort);
       storeWatch.start();
+      deliverer.start();
       return { baseUrl: `${origin}${BASE_PATH}`, adminUrl };
     },
     async close() {
       clearInterval(housekeeping);
       storeWatch.stop();
+      eventFeed.stop();
+      await deliverer.stop();
       // Requests in flight are answered first: the store and the clients they use close after.
       await Promise.all([closeServer(), closeAdmin()]);
       await quoting.stop();

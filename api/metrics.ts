@@ -1,5 +1,6 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { StoreMetrics } from '../shared/metrics/store-metrics';
+import { WebhookMetrics } from '../shared/metrics/webhook-metrics';
 import type { AuthFailure } from './gateway/account-authenticator';
 
 /** Why the gateway refused a signed request: the authenticator's verdicts, a missing header, or a store outage. */
@@ -71,6 +72,7 @@ export class ApiMetrics {
   });
   /** `tas_api_store_up` and the store's outages, driven by the api's StoreWatch. */
   readonly store = new StoreMetrics(this.registry, 'tas_api_');
+  readonly webhooks = new WebhookMetrics(this.registry, 'tas_api_');
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tas_api_' });

@@ -53,9 +53,17 @@ runUntilSignal(
     const devnet = await starting;
     if (life.stopping) return;
     // On the devnet the keeper relays and settles with the devnet's relayer and bridge admin keys (explicit settings
-    // win), and the api names that relayer in its intent quotes.
+    // win), and the api names that relayer in its intent quotes. Webhooks may reach local receivers there (an
+    // integrator trying the service runs one on this machine) unless WEBHOOK_PRIVATE_TARGETS says otherwise.
     const config = devnet
-      ? loadConfig({ ...process.env, ...devnetBridgeEnv(process.env) }, { chains: devnet.chains })
+      ? loadConfig(
+          {
+            WEBHOOK_PRIVATE_TARGETS: 'allow',
+            ...process.env,
+            ...devnetBridgeEnv(process.env),
+          },
+          { chains: devnet.chains },
+        )
       : loadConfig(process.env);
     const api = await buildApi(config, { blockPollMs: KEEPER_BLOCK_POLL_MS });
     life.onStop(() => api.close());

@@ -10,6 +10,8 @@ import { ChainKeeper, type TickStage } from './chain-keeper';
 import { ClaimStage } from './claim/claim-stage';
 import { DcaScheduler } from './dca/dca-scheduler';
 import { DcaWork } from './dca/dca-work';
+import type { DiagnosisWriter } from './diagnose/diagnosis-writer';
+import { OrderDiagnoses } from './diagnose/order-diagnoses';
 import type { KeeperMetrics } from './keeper-metrics';
 import { OrderMoves } from './order-moves';
 import type { OrderWork } from './order-work';
@@ -62,6 +64,8 @@ export interface ChainKeeperParts {
   relayWallets?: () => readonly ExecutorWallet[];
   /** Told of store calls that could not reach the store (the keeper logs the outage once, not per stage or row). */
   storeWatch?: Pick<StoreWatch, 'failed'>;
+  /** Where the chain's diagnoses of pending orders go (written off the hot path); none: orders are not diagnosed. */
+  diagnoses?: Pick<DiagnosisWriter, 'submit'>;
 }
 
 /** Orders per batch: the configured maximum, within what the batch gas cap holds. */
@@ -95,7 +99,8 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
     maxFeePerGasCap: parseUnits(String(chain.maxFeePerGasGwei ?? config.maxFeePerGasGwei), 'gwei'),
   });
 
-  const scheduler = new DcaScheduler(chainId, store.keeperDca, prices, token, metrics, guard, log);
+  const diagnoses = parts.diagnoses ? new OrderDiagnoses(parts.diagnoses, now) : undefined;
+  const scheduler = new DcaScheduler(chainId, store.keeperDca, prices, token, metrics, guard, log, diagnoses);
   const works = new Map<OrderWork['kind'], OrderWork>(
     [
       new LimitOrderWork({
@@ -105,11 +110,12 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
         prices,
         token,
         metrics,
+        diagnoses,
       }),
-      new DcaWork({ chainId, repository: store.keeperDca, scheduler, token, metrics, now }),
+      new DcaWork({ chainId, repository: store.keeperDca, scheduler, token, metrics, now, diagnoses }),
     ].map((work) => [work.kind, work]),
   );
-  const moves = new OrderMoves({ chainId, works, guard, metrics, owner, log, now });
+  const moves = new OrderMoves({ chainId, works, guard, metrics, owner, log, now, diagnoses });
   const settler = new BatchSettler({
     chainId,
     client,
@@ -123,6 +129,7 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
     confirmations: depth.confirmations,
     log,
     now,
+    diagnoses,
   });
   const tracker = new TransactionTracker({
     chainId,
@@ -189,6 +196,7 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
         owner,
         leaseMs: config.leaseMs,
         log,
+        diagnoses,
       }),
       plan: new PlanStage({
         chain,
@@ -201,6 +209,7 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
         guard,
         metrics,
         log,
+        diagnoses,
       }),
       submit: new SubmitStage({
         chain,

@@ -1,4 +1,8 @@
 import os from 'node:os';
+import { processLeaseOwner } from '../shared/events/lease-owner';
+import { WebhookDeliverer } from '../shared/events/webhook-deliverer';
+import { loadMasterKey } from '../shared/signing/master-key';
+import { SecretBox } from '../shared/signing/secret-box';
 import type { AddressInfo } from 'node:net';
 import { ChainClients } from '../shared/chain/chain-clients';
 import { TransferPricing } from '../shared/bridges/transfer-pricing';
@@ -16,6 +20,7 @@ import { openStore, type Store } from '../shared/store/store';
 import { StoreWatch } from '../shared/store/store-watch';
 import { tokensOfChain } from '../shared/tokens/token-lists';
 import { buildChainKeeper } from './build-chain-keeper';
+import { DiagnosisWriter } from './diagnose/diagnosis-writer';
 import type { ChainKeeper } from './chain-keeper';
 import { keeperHealth } from './keeper-health';
 import { TickLoop } from './tick-loop';
@@ -72,6 +77,19 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
   // is logged once when it begins and once when it ends.
   const storeWatch = new StoreWatch({ probe: () => store.knex.raw('select 1'), metrics: metrics.store, log });
   const rpcMetrics = new RpcMetrics(metrics.registry, 'tas_keeper_');
+  // Webhooks are delivered by any api or keeper process; a keeper needs the key that seals their secrets, which it
+  // has with MASTER_KEY or beside an embedded store (the data folder's key file). Without it the apis deliver.
+  const deliverer =
+    config.masterKey || !config.databaseUrl
+      ? new WebhookDeliverer({
+          store,
+          secretBox: new SecretBox(loadMasterKey(config)),
+          owner: processLeaseOwner('keeper'),
+          log,
+          allowInternalTargets: config.webhookPrivateTargets === 'allow',
+          observer: metrics.webhooks,
+        })
+      : undefined;
   const chains = new ChainRegistry(config.chains);
   const listed = new Map(chains.all().map((c) => [c.chainId, tokensOfChain(c)]));
   const clients = new ChainClients(chains, {
@@ -130,6 +148,14 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     },
   );
 
+  // Why pending orders have not filled: judged by the chain keepers, written by the diagnosis loop below.
+  const diagnoses = new DiagnosisWriter({
+    store: store.diagnoses,
+    log,
+    now,
+    onError: (err) => storeWatch.failed(err),
+  });
+
   // One send policy per chain, shared by every wallet that sends on it (executors, relayer, bridge admin).
   const sendPolicies = sendPoliciesOf(chains.all(), clients, config.keeper, log);
 
@@ -175,6 +201,7 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
         more: relay.stagesFor(chain, client),
         relayWallets: () => relay.walletsOn(chainId),
         storeWatch,
+        diagnoses,
       }),
     );
   }
@@ -244,6 +271,14 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
       log.error({ err }, 'order index sync failed');
     },
   );
+  // Diagnoses go to the store on their own loop, never on a chain's tick: a slow write delays no batch.
+  const diagnosisLoop = new TickLoop(
+    async () => {
+      if (storeWatch.up) await diagnoses.flush();
+    },
+    config.keeper.pollIntervalMs,
+    (err) => log.warn({ err }, 'writing order diagnoses failed'),
+  );
   // Each chain ticks on its own loop: a chain stuck on a slow RPC never holds another back. A chain's tick also
   // runs as soon as its pool state is stored for a new block: a crossing is acted on without waiting out a poll.
   const tickLoops = new Map(
@@ -271,9 +306,11 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
       await takeBackOwnClaims();
       await sync.poll();
       syncLoop.start();
+      diagnosisLoop.start();
       for (const loop of tickLoops.values()) loop.start();
       unsubscribe = quoting.cache.subscribe((chainId) => tickLoops.get(chainId)?.wake());
       storeWatch.start();
+      deliverer?.start();
       gaugeTimer = setInterval(() => {
         if (!storeWatch.up) return;
         countOpenOrders().catch((err: unknown) => {
@@ -296,14 +333,19 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     async tickNow(chainId) {
       await syncLoop.runNow();
       await tickLoops.get(chainId)?.runNow();
+      await diagnosisLoop.runNow();
     },
     async stop() {
       stopped = true;
       storeWatch.stop();
+      await deliverer?.stop();
       unsubscribe?.();
       if (gaugeTimer) clearInterval(gaugeTimer);
       // In-flight work finishes: a batch being recorded and broadcast is followed to its end by whoever holds it.
       await Promise.all([syncLoop.stop(), ...[...tickLoops.values()].map((loop) => loop.stop())]);
+      // What the last ticks judged, once (a store that is away keeps nothing back: the next keeper judges again).
+      await diagnosisLoop.stop();
+      if (storeWatch.up) await diagnoses.flush();
       if (!options.quoting) await quoting.stop();
       clients.close();
       sourceClients.close();

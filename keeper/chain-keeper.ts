@@ -27,7 +27,7 @@ export interface TickStage {
 export interface ChainStages {
   track: Pick<TrackStage, 'run' | 'followLatest'>;
   settle: Pick<SettleStage, 'run'>;
-  select: Pick<SelectStage, 'prepare' | 'next'>;
+  select: Pick<SelectStage, 'prepare' | 'next'> & Partial<Pick<SelectStage, 'afterBatches'>>;
   claim: Pick<ClaimStage, 'run'>;
   plan: Pick<PlanStage, 'run'>;
   submit: Pick<SubmitStage, 'run'>;
@@ -97,7 +97,9 @@ export class ChainKeeper {
     const newBlock = await stages.track.run(head, deps.now());
     await stages.settle.run(head, newBlock);
     await stages.select.prepare(deps.now());
-    if (!this.holdClaims()) await this.runBatches(head);
+    const held = this.holdClaims();
+    if (!held) await this.runBatches(head);
+    await stages.select.afterBatches?.(deps.now(), held);
     for (const stage of stages.more) await timer.run(stage.name, () => stage.run(head, deps.now(), newBlock));
     await timer.run('publish', () => stages.publish.run(head, newBlock));
   }

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { StoreMetrics } from '../shared/metrics/store-metrics';
+import { WebhookMetrics } from '../shared/metrics/webhook-metrics';
 import {
   INTENT_STATUSES,
   LOCK_RELEASE_STATUSES,
@@ -508,6 +509,7 @@ export class KeeperMetrics {
 
   /** `tas_keeper_store_up` and the store's outages, driven by the keeper's StoreWatch. */
   readonly store = new StoreMetrics(this.registry, 'tas_keeper_');
+  readonly webhooks = new WebhookMetrics(this.registry, 'tas_keeper_');
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tas_keeper_' });

@@ -1,5 +1,6 @@
 import type { Logger } from '../shared/log/create-logger';
 import type { KeeperOrderKind } from '../shared/store/repositories/keeper-order-repository';
+import { diagnosisOfRetry, type OrderDiagnoses } from './diagnose/order-diagnoses';
 import type { KeeperMetrics } from './keeper-metrics';
 import { workOf, type OrderWorks } from './order-work';
 import { countsAsAttempt, decideFailure } from './plan/failure-kinds';
@@ -20,6 +21,8 @@ export interface OrderMovesDeps {
   owner: string;
   log: Logger;
   now: () => number;
+  /** A retried order's diagnosis: what it waits for (its next attempt, the chain, a route, a fee under its cap). */
+  diagnoses?: OrderDiagnoses;
 }
 
 /**
@@ -30,9 +33,9 @@ export interface OrderMovesDeps {
 export class OrderMoves {
   constructor(private readonly deps: OrderMovesDeps) {}
 
-  async release(order: Pick<MovedOrder, 'kind' | 'id'>, nextAttemptAt?: number): Promise<void> {
+  async release(order: Pick<MovedOrder, 'kind' | 'id'>, nextAttemptAt?: number): Promise<boolean> {
     const { deps } = this;
-    await workOf(deps.works, order.kind).repository.releaseLease(
+    return workOf(deps.works, order.kind).repository.releaseLease(
       order.id,
       deps.owner,
       deps.now(),
@@ -46,19 +49,22 @@ export class OrderMoves {
     const decision = decideFailure(reason, order.attemptNumber, now);
     if (!countsAsAttempt(reason)) {
       // An outage: back to pending as it was, attempts untouched; the keeper claims nothing here until it ends.
-      await this.release(order, decision.nextAttemptAt);
+      if (await this.release(order, decision.nextAttemptAt))
+        deps.diagnoses?.note(order.kind, order.id, diagnosisOfRetry(reason, decision.nextAttemptAt, now));
       deps.metrics.outageDelay(deps.chainId, order.kind);
       deps.log.info({ orderId: order.id, reason }, 'order delayed by an outage');
       return;
     }
     const work = workOf(deps.works, order.kind);
-    await work.repository.fail(
+    const written = await work.repository.fail(
       order.id,
       deps.owner,
       { reason, final: decision.final, nextAttemptAt: decision.nextAttemptAt },
       now,
     );
     if (decision.final) await work.onOutcome(order.id, 'failed');
+    else if (written)
+      deps.diagnoses?.note(order.kind, order.id, diagnosisOfRetry(reason, decision.nextAttemptAt, now));
     deps.metrics.orderFailure(deps.chainId, order.kind, reason, decision.final ? 'final' : 'backoff');
     deps.log.info({ orderId: order.id, reason, final: decision.final }, 'order attempt failed');
   }

@@ -23,6 +23,11 @@ export interface OrderWork {
   readonly repository: AnyKeeperOrderRepository;
   /** Once per tick before selection: what the kind keeps up to date (expiry, scheduled iterations). */
   prepare(now: number): Promise<void>;
+  /**
+   * After the tick's batches (or in their place while the chain holds claims, `held`): judges why the orders it
+   * selected, or would have, are still pending (diagnoses; no I/O).
+   */
+  afterBatches?(now: number, held: boolean): void;
   /** Orders ready to run now, at most `max`, those to run first first. */
   select(now: number, max: number): Promise<KeeperOrderRef[]>;
   /** Claims the selected orders at their versions and reads them in the terms the plan stage shares. */

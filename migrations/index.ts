@@ -6,6 +6,8 @@ import * as transferOriginContract from './20261127000001_transfer_origin_contra
 import * as transferFillReplacements from './20261127000002_transfer_fill_replacements';
 import * as keeperTransactionItems from './20261127000003_keeper_transaction_items';
 import * as signedMaxFeeBps from './20261128000001_signed_max_fee_bps';
+import * as events from './20261129000001_events';
+import * as transferBuilders from './20261129000002_transfer_builders';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,4 +23,6 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261127000002_transfer_fill_replacements', transferFillReplacements],
   ['20261127000003_keeper_transaction_items', keeperTransactionItems],
   ['20261128000001_signed_max_fee_bps', signedMaxFeeBps],
+  ['20261129000001_events', events],
+  ['20261129000002_transfer_builders', transferBuilders],
 ];

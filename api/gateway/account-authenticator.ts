@@ -3,7 +3,7 @@ import type { AccountRecord, AccountsRepository } from '../../shared/store/repos
 import { decodeValueInfo, hmacHex, signedMessage } from '../../shared/signing/request-signature';
 import { canonicalQuery } from '../../shared/signing/canonical-query';
 import type { NonceLedger } from './nonce-ledger';
-import type { SecretBox } from './secret-box';
+import type { SecretBox } from '../../shared/signing/secret-box';
 import { VerifiedPassphrases, type PassphraseVerifier } from './verified-passphrases';
 
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;

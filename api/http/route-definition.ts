@@ -19,10 +19,10 @@ export interface RouteRequest<TBody> {
   log: Logger;
 }
 
-/** One documented query or path parameter, for /openapi.json. */
+/** One documented query, path or header parameter, for /openapi.json. */
 export interface ParameterDoc {
   name: string;
-  in: 'query' | 'path';
+  in: 'query' | 'path' | 'header';
   required: boolean;
   schema: SchemaObject;
   description?: string;

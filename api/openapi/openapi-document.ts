@@ -10,7 +10,7 @@ type Ref = { $ref: string };
 
 export interface OpenApiParameter {
   name: string;
-  in: 'query' | 'path';
+  in: 'query' | 'path' | 'header';
   required: boolean;
   schema: SchemaObject;
   description?: string;

@@ -16,6 +16,8 @@ import { listTokensRoute } from './tokens/list-tokens';
 import { transactionStatusRoute } from './transactions/get-transaction-status';
 import { NO_TRANSACTION_STATUS_SOURCE } from './transactions/transaction-status-source';
 import { txStatusRoute } from './tx-status/post-tx-status';
+import { webhookRoutes } from './webhooks';
+import { streamEventsRoute } from './events/stream-events';
 
 /**
  * The registry: every endpoint in the order of the spec, then the documented ones not served yet (listed without
@@ -43,6 +45,7 @@ export function serviceRoutes(deps: RouteDeps): RouteDefinition[] {
       clients: deps.chainClients ?? { find: () => undefined },
       now: deps.now,
       crossChain: deps.crossChain,
+      builds: deps.store.transfers,
     }),
     txStatusRoute({
       chains: deps.chains,
@@ -66,6 +69,8 @@ export function serviceRoutes(deps: RouteDeps): RouteDefinition[] {
       prices: deps.quotes?.prices,
       gasPrices: deps.quotes?.gasPrices,
     }),
+    ...webhookRoutes(deps),
+    ...(deps.eventFeed ? [streamEventsRoute({ events: deps.store.events, feed: deps.eventFeed })] : []),
   ];
   const listed = withDocumentedEndpoints(served);
   return [...listed, ...documentationRoutes(listed)];

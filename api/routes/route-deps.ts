@@ -1,6 +1,7 @@
 import type { ChainRegistry } from '../../shared/chain/chain-registry';
 import type { Store } from '../../shared/store/store';
-import type { SecretBox } from '../gateway/secret-box';
+import type { EventFeed } from './events/event-feed';
+import type { SecretBox } from '../../shared/signing/secret-box';
 import type { RequestValidator } from '../http/validator';
 import type { CrossChainRouteDeps, QuotesDeps } from './quotes/post-quotes';
 import type { SwapDeps } from './swap/post-swap';
@@ -30,4 +31,6 @@ export interface RouteDeps {
    * NO_ROUTE and every dexHash is unknown.
    */
   crossChain?: CrossChainRouteDeps;
+  /** The published outbox, read once per process for every open `GET /events`; absent: the stream is not served. */
+  eventFeed?: EventFeed;
 }

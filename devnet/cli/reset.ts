@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { MASTER_KEY_FILE } from '../../api/gateway/master-key';
+import { MASTER_KEY_FILE } from '../../shared/signing/master-key';
 import { SQLITE_FILE_NAME, createKnex } from '../../shared/store/create-knex';
 import { dataDirInUse } from '../../shared/store/data-dir-lock';
 import { rollbackAll } from '../../shared/store/migrate';

@@ -1,4 +1,5 @@
 import type { Logger } from '../../shared/log/create-logger';
+import type { OrderDiagnoses } from '../diagnose/order-diagnoses';
 import type { KeeperMetrics } from '../keeper-metrics';
 import type { OrderMoves } from '../order-moves';
 import { workOf, type OrderWorks } from '../order-work';
@@ -17,6 +18,8 @@ export interface ClaimStageDeps {
   owner: string;
   leaseMs: number;
   log: Logger;
+  /** Claimed orders are judged anew by the stages after the claim. */
+  diagnoses?: OrderDiagnoses;
 }
 
 /**
@@ -37,6 +40,10 @@ export class ClaimStage {
       deps.metrics.ordersClaimed(deps.chainId, kind, taken);
       deps.metrics.claimsLost(deps.chainId, kind, refs.length - taken);
       orders.push(...claimed.orders);
+      deps.diagnoses?.claimed(
+        kind,
+        [...claimed.orders, ...claimed.unreadable].map((o) => o.id),
+      );
       await deps.guard.each(
         (u) => u.kind,
         claimed.unreadable,

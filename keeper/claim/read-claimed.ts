@@ -6,6 +6,7 @@ import type { KeeperOrderKind } from '../../shared/store/repositories/keeper-ord
 import { iterationAmount } from '../../shared/domain/dca-iteration-amount';
 import type { ExecutionOrder } from '../plan/execution-order';
 import { limitOrderTerms, strategyTerms } from '../plan/order-terms';
+import { slotAt } from '../dca/dca-schedule';
 import { integratorOf, onchainOrderIdOf, orderRefOf } from '../../shared/domain/pair-authorization';
 
 export interface TokenDecimals {
@@ -129,6 +130,7 @@ export function readDcaOrder({ order, strategy }: ClaimedDcaOrder, ctx: ClaimCon
       maxFeeBps: s.maxFeeBps,
       minAmountOut: 0n,
       slippagePercent: read.terms.slippagePercent,
+      waitsUntil: slotAt(order.slotAt, s.frequency, 1),
       triggerBlock: ctx.triggerBlock,
     },
   };

@@ -6,6 +6,7 @@ import type { KeeperMetrics } from '../keeper-metrics';
 import { formatUnits } from 'ethers';
 import { strategyTerms } from '../plan/order-terms';
 import type { RowGuard } from '../row-guard';
+import { diagnosisPrice, type OrderDiagnoses } from '../diagnose/order-diagnoses';
 import { iterationAmount } from '../../shared/domain/dca-iteration-amount';
 import { dueIterations, priceWithinBounds, slotAt, slotPassed } from './dca-schedule';
 
@@ -40,6 +41,8 @@ export class DcaScheduler {
     private readonly metrics: KeeperMetrics,
     private readonly guard: RowGuard,
     private readonly log: Logger,
+    /** A due iteration outside its bounds is PRICE_NOT_REACHED (the market price beside the bounds). */
+    private readonly diagnoses?: OrderDiagnoses,
   ) {}
 
   async schedule(nowMs: number): Promise<void> {
@@ -114,6 +117,13 @@ export class DcaScheduler {
             this.metrics.dcaIteration(this.chainId, 'expired');
             await this.repo.finishStrategyIfDone(strategy.id, nowMs);
           }
+        } else if (rate) {
+          this.diagnoses?.note('dca', order.id, {
+            code: 'PRICE_NOT_REACHED',
+            marketPrice: diagnosisPrice(rate.price),
+            ...(strategy.minPrice !== null ? { minPrice: strategy.minPrice } : {}),
+            ...(strategy.maxPrice !== null ? { maxPrice: strategy.maxPrice } : {}),
+          });
         }
       },
     );

@@ -2,6 +2,7 @@ import type { PriceListToken } from '../../shared/routing/prices/usd-prices';
 import type { KeeperDcaRepository } from '../../shared/store/repositories/keeper-dca-repository';
 import type { KeeperOrderRef } from '../../shared/store/repositories/keeper-order-repository';
 import { readClaimed, readDcaOrder, type ClaimContext, type ClaimedOrders } from '../claim/read-claimed';
+import type { OrderDiagnoses } from '../diagnose/order-diagnoses';
 import type { KeeperMetrics } from '../keeper-metrics';
 import type { OrderWork, TokenPairDecimals } from '../order-work';
 import type { DcaScheduler } from './dca-scheduler';
@@ -13,6 +14,8 @@ export interface DcaWorkDeps {
   token: (address: string) => PriceListToken | undefined;
   metrics: KeeperMetrics;
   now: () => number;
+  /** Why due iterations are still pending (queued, chain held); the scheduler judges their price bounds. */
+  diagnoses?: OrderDiagnoses;
 }
 
 /**
@@ -23,6 +26,9 @@ export class DcaWork implements OrderWork {
   readonly kind = 'dca';
   readonly prepareStage = 'dca';
   readonly repository: KeeperDcaRepository;
+  /** The due iterations last found ready, and those claimed since: the rest were left queued. */
+  private lastReady: readonly string[] = [];
+  private readonly claimedSince = new Set<string>();
 
   constructor(private readonly deps: DcaWorkDeps) {
     this.repository = deps.repository;
@@ -33,12 +39,29 @@ export class DcaWork implements OrderWork {
   }
 
   async select(now: number, max: number): Promise<KeeperOrderRef[]> {
-    return (await this.deps.scheduler.select(now)).ready.slice(0, max);
+    const { ready } = await this.deps.scheduler.select(now);
+    this.lastReady = ready.map((ref) => ref.id);
+    return ready.slice(0, max);
   }
 
   async claim(refs: readonly KeeperOrderRef[], ctx: ClaimContext): Promise<ClaimedOrders> {
     const rows = await this.deps.repository.claimVersioned(refs, ctx.owner, ctx.leaseMs, ctx.now);
+    for (const row of rows) this.claimedSince.add(row.order.id);
     return readClaimed('dca', rows, (row) => row.order.id, readDcaOrder, ctx);
+  }
+
+  /**
+   * Ready iterations the tick's batches did not take wait for a coming block (WAITING_FOR_BLOCK); while the chain
+   * holds claims, CHAIN_STALE. A judgment of the iteration itself (its funding) holds until it is claimed again.
+   */
+  afterBatches(_now: number, held: boolean): void {
+    // Kept until the next selection replaces it: while claims are held there is none.
+    this.lastReady = this.lastReady.filter((id) => !this.claimedSince.has(id));
+    this.claimedSince.clear();
+    const diagnoses = this.deps.diagnoses;
+    if (!diagnoses) return;
+    for (const id of this.lastReady)
+      diagnoses.noteUnlessHeld('dca', id, { code: held ? 'CHAIN_STALE' : 'WAITING_FOR_BLOCK' });
   }
 
   async decimals(id: string): Promise<TokenPairDecimals | undefined> {

@@ -105,3 +105,25 @@ export function batchOrderIdentities(calldata: string): Map<string, BatchOrderId
   }
   return identities;
 }
+
+/**
+ * The fee each order of an executeBatch transaction was charged and the cap its maker signed, in basis points of its
+ * amount, by reference (keccak256 of the service id, lowercase): what a FEE_TOO_HIGH failure reports.
+ */
+export function batchOrderFees(calldata: string): Map<string, { feeBps: number; maxFeeBps: number }> {
+  const fees = new Map<string, { feeBps: number; maxFeeBps: number }>();
+  const [groups] = orderExecutorInterface().decodeFunctionData('executeBatch', calldata) as unknown as [
+    Array<{ orders: Array<{ ref: string; amountIn: bigint; fee: bigint; maxFeeBps: bigint }> }>,
+  ];
+  for (const group of groups) {
+    for (const order of group.orders) {
+      if (order.amountIn === 0n) continue;
+      fees.set(order.ref.toLowerCase(), {
+        // Rounded up: a fee over the cap by a fraction of a basis point still shows over it.
+        feeBps: Number((order.fee * 10_000n + order.amountIn - 1n) / order.amountIn),
+        maxFeeBps: Number(order.maxFeeBps),
+      });
+    }
+  }
+  return fees;
+}

@@ -38,6 +38,11 @@ export interface ExecutionOrder {
   priceTrigger?: string;
   /** DCA: percent, applied to the routed output. */
   slippagePercent?: string;
+  /**
+   * DCA: Unix ms of the end of the iteration's window (its next slot). Short of funds, an iteration waits until then
+   * and then fails with the funding reason; a limit order waits until its expiry.
+   */
+  waitsUntil?: number;
   /** The block whose price selected the order (latency metrics). */
   triggerBlock: number;
 }

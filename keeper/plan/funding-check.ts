@@ -17,9 +17,20 @@ export interface FeeOrder {
   fee: bigint;
 }
 
+/** An order its maker's balance or allowance does not cover now: what it needs and what there is, in base units. */
+export interface ShortOrder {
+  order: ExecutionOrder;
+  /** The failure reason should the order stop waiting (a DCA iteration at the end of its window). */
+  reason: 'INSUFFICIENT_BALANCE' | 'INSUFFICIENT_ALLOWANCE';
+  /** amount + fee of this order and of the maker's orders of the token admitted before it in the batch. */
+  required: bigint;
+  available: bigint;
+}
+
 export interface FundingVerdict<T extends FeeOrder = FeeOrder> {
   funded: (T & { allowance: bigint })[];
-  failed: { order: ExecutionOrder; reason: 'INSUFFICIENT_BALANCE' | 'INSUFFICIENT_ALLOWANCE' }[];
+  /** Short of balance or allowance now: they wait in `pending` for the maker to fund them (see fundingRecheckDelay). */
+  short: ShortOrder[];
   /**
    * Covered by the chain's state now, but not once the maker's orders in our batches still in flight (sent, not
    * mined) are pulled: back to pending until those are mined, then judged again on the state they leave.
@@ -36,16 +47,16 @@ async function read(client: ChainClient, token: string, fn: string, args: unknow
  * Each maker's balance and allowance to the OrderExecutor must cover amount plus fee summed over the maker's open
  * orders of that token: those of this batch, and those in batches in flight (`inFlight`, by fundingKey), which the
  * chain's state does not show yet. Orders are admitted oldest claim first, so a maker who funded some orders gets
- * those executed and only the rest fail. An order the state cannot cover even without the in-flight pulls fails
- * for good (they can only lower what is left); one that only the in-flight pulls leave short waits, so a batch
- * mined but not yet tracked never makes an order fail.
+ * those executed and only the rest wait. An order the state cannot cover even without the in-flight pulls is
+ * `short` (it waits for the maker: an approval or a deposit); one that only the in-flight pulls leave short is
+ * `waiting` (for those to be mined), so a batch mined but not yet tracked never makes an order wait for the maker.
  */
 export function judgeFunding<T extends FeeOrder>(
   orders: readonly T[],
   funding: ReadonlyMap<string, Funding>,
   inFlight: ReadonlyMap<string, bigint> = new Map(),
 ): FundingVerdict<T> {
-  const verdict: FundingVerdict<T> = { funded: [], failed: [], waiting: [] };
+  const verdict: FundingVerdict<T> = { funded: [], short: [], waiting: [] };
   const used = new Map<string, bigint>();
   for (const item of orders) {
     const { order, fee } = item;
@@ -53,8 +64,10 @@ export function judgeFunding<T extends FeeOrder>(
     const { balance, allowance } = funding.get(key)!;
     const need = (used.get(key) ?? 0n) + order.amountIn + fee;
     const pending = inFlight.get(key) ?? 0n;
-    if (balance < need) verdict.failed.push({ order, reason: 'INSUFFICIENT_BALANCE' });
-    else if (allowance < need) verdict.failed.push({ order, reason: 'INSUFFICIENT_ALLOWANCE' });
+    if (balance < need)
+      verdict.short.push({ order, reason: 'INSUFFICIENT_BALANCE', required: need, available: balance });
+    else if (allowance < need)
+      verdict.short.push({ order, reason: 'INSUFFICIENT_ALLOWANCE', required: need, available: allowance });
     else if (balance < need + pending || allowance < need + pending) verdict.waiting.push(order);
     else {
       used.set(key, need);
@@ -84,4 +97,16 @@ export async function checkFunding<T extends FeeOrder>(
     }),
   );
   return judgeFunding(orders, funding, inFlight);
+}
+
+const RECHECK_MIN_MS = 5_000;
+const RECHECK_MAX_MS = 60_000;
+
+/**
+ * How long an order short of funds waits before it is judged again, after `shortForMs` of being short: 5 s at first,
+ * then half the time it has been short, at most a minute (a maker who approves at once is served within seconds; an
+ * order left unfunded costs two reads a minute).
+ */
+export function fundingRecheckDelay(shortForMs: number): number {
+  return Math.min(RECHECK_MAX_MS, Math.max(RECHECK_MIN_MS, Math.floor(shortForMs / 2)));
 }

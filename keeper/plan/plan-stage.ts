@@ -1,4 +1,4 @@
-import { getAddress, Transaction } from 'ethers';
+import { formatUnits, getAddress, Transaction } from 'ethers';
 import type { ChainClient } from '../../shared/chain/chain-client';
 import type { ChainConfig, ChainContracts } from '../../shared/config/config-schema';
 import type { Logger } from '../../shared/log/create-logger';
@@ -6,6 +6,7 @@ import type { QuoteEngine } from '../../shared/routing/quote-engine';
 import type { Prices } from '../../shared/routing/prices/usd-prices';
 import type { KeeperTransactionsRepository } from '../../shared/store/repositories/keeper-transactions-repository';
 import { isStoreUnreachable } from '../../shared/store/store-unreachable';
+import { diagnosisPrice, type OrderDiagnoses } from '../diagnose/order-diagnoses';
 import type { KeeperMetrics } from '../keeper-metrics';
 import type { OrderMoves } from '../order-moves';
 import type { RowGuard } from '../row-guard';
@@ -21,7 +22,7 @@ import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { batchPulls } from './execute-batch-call';
 import { GAS_PER_ORDER, executionFee } from '../../shared/routing/execution-fee';
 import type { ExecutionOrder } from './execution-order';
-import { checkFunding } from './funding-check';
+import { checkFunding, fundingRecheckDelay, type ShortOrder } from './funding-check';
 import { simulateBatch } from './batch-simulation';
 import type { TxRequest } from '../outbox/executor-wallet';
 import { PairSignatureVerifier } from '../../shared/domain/pair-signature';
@@ -52,6 +53,8 @@ export interface PlanStageDeps {
   guard: RowGuard;
   metrics: KeeperMetrics;
   log: Logger;
+  /** Why orders it sends back to pending wait: funds short, no route, the routed price short of the trigger. */
+  diagnoses?: OrderDiagnoses;
 }
 
 /**
@@ -59,8 +62,9 @@ export interface PlanStageDeps {
  * its execution fee priced (at the chain's gas price, capped by the lower of the contract's maxFeeBps and the signed
  * cap), its maker's balance and allowance checked against what our batches in flight will already pull, then each
  * pair's funded orders are routed as one group. An order that cannot run fails with its reason; one the routed
- * price does not satisfy, or whose funding is already committed, goes back to pending untouched. Undefined when
- * nothing is left to send.
+ * price does not satisfy, or whose funding is already committed, goes back to pending untouched; one its maker's
+ * balance or allowance does not cover waits in pending for the maker (a DCA iteration until its window ends, then
+ * it fails with the reason). Each of those is diagnosed. Undefined when nothing is left to send.
  */
 export class PlanStage {
   private readonly signatures = new PairSignatureVerifier();
@@ -111,7 +115,7 @@ export class PlanStage {
       return undefined;
     }
     const priced = await this.price(orders, gasPrice, maxFeeBps);
-    const funded = await this.fund(priced);
+    const funded = await this.fund(priced, now);
     if (!funded) return undefined;
     const groups = await this.group(funded, gasPrice);
     if (!groups.length) return undefined;
@@ -196,7 +200,7 @@ export class PlanStage {
   }
 
   /** Orders whose makers can pay amountIn + fee on top of our batches in flight; undefined when that read failed. */
-  private async fund(priced: PricedOrder[]): Promise<PricedOrder[] | undefined> {
+  private async fund(priced: PricedOrder[], now: number): Promise<PricedOrder[] | undefined> {
     const { deps } = this;
     try {
       const verdict = await checkFunding(
@@ -205,8 +209,11 @@ export class PlanStage {
         priced,
         await this.inFlightPulls(),
       );
-      for (const f of verdict.failed) await deps.moves.fail(f.order, f.reason);
-      for (const o of verdict.waiting) await deps.moves.release(o);
+      for (const short of verdict.short) await this.waitForFunds(short, now);
+      for (const o of verdict.waiting) {
+        // Our batches in flight will pull what would cover it: judged again once they are mined.
+        if (await deps.moves.release(o)) deps.diagnoses?.note(o.kind, o.id, { code: 'WAITING_FOR_BLOCK' });
+      }
       return verdict.funded;
     } catch (err) {
       if (isOutageError(err)) deps.availability.rpcFailed();
@@ -215,6 +222,73 @@ export class PlanStage {
         isOutageError(err) ? 'RPC_ERROR' : 'KEEPER_ERROR',
       );
       return undefined;
+    }
+  }
+
+  /**
+   * An order its maker's balance or allowance does not cover waits in pending (ALLOWANCE_SHORT / BALANCE_SHORT with
+   * what it needs and what there is), judged again after fundingRecheckDelay; a DCA iteration whose window has
+   * ended fails with the funding reason.
+   */
+  private async waitForFunds(short: ShortOrder, now: number): Promise<void> {
+    const { deps } = this;
+    const { order } = short;
+    if (order.waitsUntil !== undefined && now >= order.waitsUntil)
+      return deps.moves.fail(order, short.reason);
+    const code = short.reason === 'INSUFFICIENT_BALANCE' ? 'BALANCE_SHORT' : 'ALLOWANCE_SHORT';
+    const known = deps.diagnoses?.of(order.kind, order.id);
+    const shortFor = known?.code === code ? now - known.since : 0;
+    let nextAttemptAt = now + fundingRecheckDelay(shortFor);
+    if (order.waitsUntil !== undefined) nextAttemptAt = Math.min(nextAttemptAt, order.waitsUntil);
+    if (!(await deps.moves.release(order, nextAttemptAt))) return;
+    const required = short.required.toString();
+    const available = short.available.toString();
+    if (deps.diagnoses?.note(order.kind, order.id, { code, required, available }, true)) {
+      deps.log.info(
+        { orderId: order.id, reason: short.reason, required, available },
+        'order waits for its maker',
+      );
+    }
+  }
+
+  /**
+   * Why the route did not satisfy an order sent back to pending: no route at all for its amount (NO_ROUTE), or the
+   * price its amount plus fee would get is under its trigger (PRICE_NOT_REACHED, that price beside the trigger); else
+   * the pair's price bound or its group held it back for now (WAITING_FOR_BLOCK).
+   */
+  private noteNotCrossed(p: PricedOrder, gasPriceWei: bigint): void {
+    const diagnoses = this.deps.diagnoses;
+    if (!diagnoses) return;
+    const { order } = p;
+    try {
+      const best = this.deps.engine.quote({
+        chainId: order.chainId,
+        tokenIn: order.tokenIn,
+        tokenOut: order.tokenOut,
+        amountIn: order.amountIn,
+        gasPriceWei,
+      })?.quotes[0];
+      if (!best) {
+        diagnoses.note(order.kind, order.id, { code: 'NO_ROUTE' }, true);
+        return;
+      }
+      if (order.priceTrigger !== undefined) {
+        const paid = Number(formatUnits(order.amountIn + p.fee, order.decimalsIn));
+        const price = Number(formatUnits(best.amountOut, order.decimalsOut)) / paid;
+        const trigger = Number(order.priceTrigger);
+        if (price < trigger) {
+          diagnoses.note(
+            order.kind,
+            order.id,
+            { code: 'PRICE_NOT_REACHED', marketPrice: diagnosisPrice(price), priceTrigger: trigger },
+            true,
+          );
+          return;
+        }
+      }
+      diagnoses.note(order.kind, order.id, { code: 'WAITING_FOR_BLOCK' }, true);
+    } catch (err) {
+      this.deps.log.warn({ err, orderId: order.id }, 'diagnosing an order the route did not satisfy failed');
     }
   }
 
@@ -247,7 +321,10 @@ export class PlanStage {
         // The contract would fail every order of the pair NO_PRICE_BOUND: not worth a transaction.
         if (bound === undefined) return failPair('NO_PRICE_BOUND');
         const plan = planGroup(deps.engine, pairOrders, gasPrice, bound);
-        for (const o of plan.notCrossed) await deps.moves.release(o);
+        const priced = new Map(pairOrders.map((p) => [p.order.id, p]));
+        for (const o of plan.notCrossed) {
+          if (await deps.moves.release(o)) this.noteNotCrossed(priced.get(o.id)!, gasPrice);
+        }
         if (plan.planned) groups.push(plan.planned);
       },
       (pairOrders) =>

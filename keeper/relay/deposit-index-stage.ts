@@ -2,7 +2,12 @@ import type { ChainClient } from '../../shared/chain/chain-client';
 import { decodeFundsDeposited, relayHash, type FundsDeposit } from '../../shared/bridges/across/relay-data';
 import { spokePoolInterface, lockReleaseBridgeInterface } from '../../shared/bridges/contracts';
 import { decodeLocked, type LockedEvent } from '../../shared/bridges/lock-release/locked-event';
-import type { NewTransfer, TransferProvider } from '../../shared/store/repositories/transfers-repository';
+import { calldataHash, depositAccount, linkDeposit } from '../../shared/bridges/transfer-builds';
+import type {
+  DepositLink,
+  NewTransfer,
+  TransferProvider,
+} from '../../shared/store/repositories/transfers-repository';
 import type { TickStage } from '../chain-keeper';
 import type { RelayContext } from './relay-context';
 
@@ -164,7 +169,8 @@ export class DepositIndexStage implements TickStage {
       // A deposit towards a chain this keeper does not serve is not its work (and an id of any size, 2^255 too,
       // must never stop the read of everyone else's deposits).
       if (!deposit || !deps.clients.find(deposit.destinationChainId)) continue;
-      const result = await deps.transfers.upsertDeposit(deposit, deps.now());
+      const link = await this.linkOf(deposit);
+      const result = await deps.transfers.upsertDeposit(deposit, deps.now(), link);
       if (result !== 'unchanged') stored += 1;
     }
     await deps.transfers.setCursor(deps.chainId, contract.address, to, before.hash, deps.now());
@@ -173,6 +179,30 @@ export class DepositIndexStage implements TickStage {
     else this.caughtUp.delete(contract.address);
     if (stored)
       deps.log.info({ provider: contract.provider, deposits: stored, from, to }, 'deposits indexed');
+  }
+
+  /**
+   * The build of an API key the deposit was made from (its key gets the transfer's events): only for a depositor
+   * with builds on this chain, the source transaction is read and must be exactly one key's build
+   * (shared/bridges/transfer-builds.ts). A read that fails fails the tick's read (the cursor stays), so a built
+   * transfer is never stored unlinked for an RPC hiccup.
+   */
+  private async linkOf(deposit: NewTransfer): Promise<DepositLink | null> {
+    const { deps } = this;
+    const account = depositAccount(deposit);
+    if (!account || !(await deps.transfers.hasBuilds(deps.chainId, account))) return null;
+    const tx = await deps.client.getTransaction(deposit.depositTxHash);
+    if (!tx) {
+      deps.log.warn(
+        { txHash: deposit.depositTxHash },
+        'the source transaction of a deposit is unknown: not linked',
+      );
+      return null;
+    }
+    const source = { from: tx.from, to: tx.to, data: tx.data, value: tx.value };
+    const builds = await deps.transfers.buildsOf(deps.chainId, account, calldataHash(tx.data));
+    const build = builds.length ? linkDeposit(deposit, source, builds) : undefined;
+    return build ? { apiKey: build.apiKey, buildId: build.id, source: build.source } : null;
   }
 
   private decode(contract: IndexedContract, raw: RawLog): NewTransfer | undefined {

@@ -2,9 +2,10 @@ import type { Prices, PriceListToken } from '../../shared/routing/prices/usd-pri
 import type { KeeperLimitOrdersRepository } from '../../shared/store/repositories/keeper-limit-orders-repository';
 import type { KeeperOrderRef } from '../../shared/store/repositories/keeper-order-repository';
 import { readClaimed, readLimitOrder, type ClaimContext, type ClaimedOrders } from '../claim/read-claimed';
+import { diagnosisPrice, type OrderDiagnoses } from '../diagnose/order-diagnoses';
 import type { KeeperMetrics } from '../keeper-metrics';
 import type { OrderWork, TokenPairDecimals } from '../order-work';
-import type { OrderIndex } from './order-index';
+import { pairKey, type OrderIndex } from './order-index';
 
 export interface LimitOrderWorkDeps {
   chainId: number;
@@ -14,7 +15,12 @@ export interface LimitOrderWorkDeps {
   prices: Prices;
   token: (address: string) => PriceListToken | undefined;
   metrics: KeeperMetrics;
+  /** Why pending orders have not filled: judged from the index (price not reached, queued, chain held). */
+  diagnoses?: OrderDiagnoses;
 }
+
+/** Crossed orders of one pair judged queued per tick, at most. */
+const QUEUED_PER_PAIR = 10_000;
 
 /**
  * Limit orders of one chain: selected by the trigger index's cheap screen against the reference price (lowest
@@ -25,13 +31,24 @@ export class LimitOrderWork implements OrderWork {
   readonly kind = 'limit';
   readonly prepareStage = 'select';
   readonly repository: KeeperLimitOrdersRepository;
+  /**
+   * Orders whose standing may change with the price: new or changed in the index, or last judged anything but
+   * PRICE_NOT_REACHED (queued, backing off, short of funds...). An order judged PRICE_NOT_REACHED leaves the set
+   * until the market crosses it: the keeper's writes follow changes, not orders × ticks.
+   */
+  private readonly watched = new Set<string>();
 
   constructor(private readonly deps: LimitOrderWorkDeps) {
     this.repository = deps.repository;
   }
 
-  /** Open orders past `expired` are settled failed with reason `expired`. */
+  /** Open orders past `expired` are settled failed with reason `expired`; the others' standing is judged. */
   async prepare(now: number): Promise<void> {
+    await this.expire(now);
+    this.judgeUncrossed(now);
+  }
+
+  private async expire(now: number): Promise<void> {
     const { deps } = this;
     const ids = deps.index
       .expired(now)
@@ -42,6 +59,80 @@ export class LimitOrderWork implements OrderWork {
     for (const id of ids) deps.index.remove(id);
     for (let i = 0; i < moved.length; i++)
       deps.metrics.orderFailure(deps.chainId, 'limit', 'expired', 'final');
+  }
+
+  /** The pair's reference price (a pair with an unlisted token: infinite, every order of it goes to the claim). */
+  private priceOf(tokenIn: string, tokenOut: string): number | undefined {
+    const { deps } = this;
+    const from = deps.token(tokenIn);
+    const to = deps.token(tokenOut);
+    return from && to ? deps.prices.rate(deps.chainId, from, to)?.price : Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Once per tick, before selection: the watched orders the price does not reach are PRICE_NOT_REACHED (with the
+   * market price beside the trigger). An order backing off or waiting for funds keeps its diagnosis until its next
+   * attempt; one the price reaches is judged after the batches (`afterBatches`).
+   */
+  private judgeUncrossed(now: number): void {
+    const { deps } = this;
+    const diagnoses = deps.diagnoses;
+    if (!diagnoses) return;
+    for (const id of deps.index.takeFresh(deps.chainId)) this.watched.add(id);
+    const prices = new Map<string, number | undefined>();
+    for (const id of this.watched) {
+      const order = deps.index.get(id);
+      if (!order || order.chainId !== deps.chainId) {
+        this.watched.delete(id);
+        continue;
+      }
+      if (order.nextAttemptAt > now || order.expiresAt <= now) continue;
+      const key = pairKey(order.chainId, order.tokenIn, order.tokenOut);
+      if (!prices.has(key)) prices.set(key, this.priceOf(order.tokenIn, order.tokenOut));
+      const price = prices.get(key);
+      // No price yet (the pool state is loading or stale): judged once there is one.
+      if (price === undefined || order.trigger <= price) continue;
+      diagnoses.note('limit', id, {
+        code: 'PRICE_NOT_REACHED',
+        marketPrice: diagnosisPrice(price),
+        priceTrigger: order.trigger,
+      });
+      this.watched.delete(id);
+    }
+  }
+
+  /**
+   * After the tick's batches: crossed orders still in the index were not taken (no room in the batches, no free
+   * wallet): WAITING_FOR_BLOCK; while the chain holds claims, the watched ones are CHAIN_STALE. A judgment of the
+   * order itself (its funding, its route) holds until it is claimed again.
+   */
+  afterBatches(now: number, held: boolean): void {
+    const { deps } = this;
+    const diagnoses = deps.diagnoses;
+    if (!diagnoses) return;
+    if (held) {
+      for (const id of this.watched) {
+        const order = deps.index.get(id);
+        if (order && order.nextAttemptAt <= now && order.expiresAt > now)
+          diagnoses.noteUnlessHeld('limit', id, { code: 'CHAIN_STALE' });
+      }
+      return;
+    }
+    for (const pair of deps.index.pairs(deps.chainId)) {
+      const price = this.priceOf(pair.tokenIn, pair.tokenOut);
+      if (price === undefined || price < pair.lowestTrigger) continue;
+      for (const o of deps.index.crossed(
+        deps.chainId,
+        pair.tokenIn,
+        pair.tokenOut,
+        price,
+        now,
+        QUEUED_PER_PAIR,
+      )) {
+        diagnoses.noteUnlessHeld('limit', o.id, { code: 'WAITING_FOR_BLOCK' });
+        this.watched.add(o.id);
+      }
+    }
   }
 
   async select(now: number, max: number): Promise<KeeperOrderRef[]> {

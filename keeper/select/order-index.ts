@@ -53,6 +53,8 @@ export class OrderIndex {
   private readonly byOrderId = new Map<string, IndexedOrder>();
   private readonly books = new Map<number, Map<string, Book>>();
   private readonly byExpiry = new SortedChunkList<IndexedOrder>(byExpiry);
+  /** Per chain: ids added or changed (another version) since the chain last took them (`takeFresh`). */
+  private readonly fresh = new Map<number, Set<string>>();
 
   get size(): number {
     return this.byOrderId.size;
@@ -74,6 +76,12 @@ export class OrderIndex {
     const current = this.byOrderId.get(order.id);
     if (current !== undefined && order.version < current.version) return false;
     if (current !== undefined) this.unlink(current);
+    if (current === undefined || current.version !== order.version || current.chainId !== order.chainId) {
+      if (current !== undefined) this.fresh.get(current.chainId)?.delete(order.id);
+      let fresh = this.fresh.get(order.chainId);
+      if (fresh === undefined) this.fresh.set(order.chainId, (fresh = new Set()));
+      fresh.add(order.id);
+    }
     const entry: IndexedOrder = Object.freeze({
       id: order.id,
       chainId: order.chainId,
@@ -95,7 +103,19 @@ export class OrderIndex {
     if (current === undefined) return false;
     this.unlink(current);
     this.byOrderId.delete(id);
+    this.fresh.get(current.chainId)?.delete(id);
     return true;
+  }
+
+  /**
+   * Ids of the chain's orders added to the index, or changed there (a new version), since the last call: the
+   * orders whose standing the keeper has not judged yet. Each is handed out once.
+   */
+  takeFresh(chainId: number): string[] {
+    const fresh = this.fresh.get(chainId);
+    if (fresh === undefined) return [];
+    this.fresh.delete(chainId);
+    return [...fresh];
   }
 
   /** The books of a chain that hold at least one order. */

@@ -33,6 +33,14 @@ export class SelectStage {
     }
   }
 
+  /** After the tick's batches (or in their place while claims are held): each kind judges what it left pending. */
+  async afterBatches(now: number, held: boolean): Promise<void> {
+    for (const work of this.deps.works.values()) {
+      if (!work.afterBatches) continue;
+      await this.deps.timer.run(work.prepareStage, async () => work.afterBatches!(now, held));
+    }
+  }
+
   async next(now: number, head: number, max: number): Promise<Selection> {
     const { deps } = this;
     const selection: Selection = new Map();

@@ -6,10 +6,12 @@ import type { Logger } from '../../shared/log/create-logger';
 import type {
   KeeperTransaction,
   KeeperTransactionsRepository,
+  OrderOutcome,
 } from '../../shared/store/repositories/keeper-transactions-repository';
+import { diagnosisOfRetry, type OrderDiagnoses } from '../diagnose/order-diagnoses';
 import type { KeeperMetrics } from '../keeper-metrics';
 import { workOf, type OrderWorks } from '../order-work';
-import { batchOrderIdentities, type BatchOrderIdentity } from '../plan/execute-batch-call';
+import { batchOrderFees, batchOrderIdentities, type BatchOrderIdentity } from '../plan/execute-batch-call';
 import type { RowGuard } from '../row-guard';
 import type { WalletPool } from '../submit/wallet-pool';
 import { batchOutcomes, executedAmounts, ordersOfTransaction } from './batch-outcomes';
@@ -40,6 +42,8 @@ export interface BatchSettlerDeps {
   confirmations: number;
   log: Logger;
   now: () => number;
+  /** An order back in pending after a retryable failure on-chain: what it waits for (BACKING_OFF…). */
+  diagnoses?: OrderDiagnoses;
 }
 
 /**
@@ -108,6 +112,29 @@ export class BatchSettler {
     return undefined;
   }
 
+  /** Orders back in pending after a retryable failure: what they wait for (a fee over its cap: by how much). */
+  private diagnoseRetries(
+    row: KeeperTransaction,
+    outcomes: readonly OrderOutcome[],
+    nowMs: number,
+    diagnoses: OrderDiagnoses,
+  ): void {
+    let fees: ReturnType<typeof batchOrderFees> | undefined;
+    for (const o of outcomes) {
+      if (o.outcome !== 'failed' || o.final) continue;
+      const diagnosis = diagnosisOfRetry(o.reason, o.nextAttemptAt ?? nowMs, nowMs);
+      if (o.reason === 'FEE_TOO_HIGH') {
+        try {
+          fees ??= batchOrderFees(Transaction.from(row.rawTx).data);
+          Object.assign(diagnosis, fees.get(orderRefOf(o.id).toLowerCase()) ?? {});
+        } catch (err) {
+          this.deps.log.warn({ err, txId: row.id }, 'reading the fees of a settled batch failed');
+        }
+      }
+      diagnoses.note(o.kind, o.id, diagnosis);
+    }
+  }
+
   async settleMined(row: KeeperTransaction, head: number): Promise<void> {
     const { deps } = this;
     if (row.minedBlock === null || head - row.minedBlock + 1 < deps.confirmations) return;
@@ -133,9 +160,11 @@ export class BatchSettler {
       const earlier = await this.executedEvent(identity, searchFrom(row, row.minedBlock));
       if (earlier) events[i] = earlier.event;
     }
-    const { outcomes, settled } = await batchOutcomes(row, events, deps.works, deps.now());
+    const settledAt = deps.now();
+    const { outcomes, settled } = await batchOutcomes(row, events, deps.works, settledAt);
     const result = await deps.transactions.settleBatch(row.id, deps.owner, outcomes, deps.now());
     if (result.kind !== 'settled') return;
+    if (deps.diagnoses) this.diagnoseRetries(row, outcomes, settledAt, deps.diagnoses);
     const wallet = deps.pool.find(row.executor);
     if (wallet) deps.pool.free(wallet);
     const orders = row.orders.length;

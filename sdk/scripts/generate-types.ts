@@ -13,12 +13,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import prettier from 'prettier';
-import { SecretBox } from '../../api/gateway/secret-box';
+import { SecretBox } from '../../shared/signing/secret-box';
 import { RequestValidator } from '../../api/http/validator';
 import { apiDocument } from '../../api/openapi';
 import { serviceRoutes } from '../../api/routes';
+import { EventFeed } from '../../api/routes/events/event-feed';
 import { ChainRegistry } from '../../shared/chain/chain-registry';
 import { loadConfig } from '../../shared/config/load-config';
+import { createLogger } from '../../shared/log/create-logger';
 import { openStore } from '../../shared/store/store';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -51,6 +53,8 @@ export async function buildLocalDocument(): Promise<OpenAPI3> {
         secretBox: new SecretBox(randomBytes(32)),
         validator: new RequestValidator(),
         now: () => Date.now(),
+        // As the api mounts it, so GET /events is in the document (the feed reads nothing until a stream opens).
+        eventFeed: new EventFeed(store.events, createLogger('silent', 'sdk-types')),
       });
       const listed = routes.filter((r) => !r.path.startsWith('/docs/assets/'));
       // A JSON round trip: the document as a client receives it (no shared schema objects, no undefined keys).

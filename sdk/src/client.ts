@@ -1,5 +1,6 @@
 import { assertSendableInHeader, type Credentials } from './credentials';
 import { TasError } from './errors';
+import { streamEvents, type EventStreamOptions } from './events';
 import { interpretResponse } from './response';
 import {
   DEFAULT_RETRY_POLICY,
@@ -12,6 +13,7 @@ import { canonicalJson } from './signing/canonical-json';
 import { buildQuery } from './signing/canonical-query';
 import { signRequest, type HttpMethod } from './signing/sign-request';
 import { sendOnce, sleep } from './transport';
+import { Webhooks } from './webhooks';
 import type {
   AccountCreated,
   ApiResult,
@@ -29,6 +31,7 @@ import type {
   QuoteRequest,
   SwapData,
   SwapRequest,
+  TasEvent,
   Token,
   TransactionStatus,
   TransferStatus,
@@ -94,6 +97,8 @@ export class TasClient {
   private readonly options: TasClientOptions;
   private readonly policy: RetryPolicy;
   private readonly fetchImpl: typeof fetch;
+  /** The API key's webhooks: `create`, `list`, `get`, `delete`, `deliveries`, `test`. */
+  readonly webhooks: Webhooks = new Webhooks(this);
 
   constructor(options: TasClientOptions) {
     this.options = { ...options };
@@ -242,12 +247,50 @@ export class TasClient {
     });
   }
 
+  /**
+   * GET /events, followed: an async iterable of this API key's events (`{id, type, createdAt, data}`), from the
+   * ones published after the first connection (or right after `lastEventId`). A dropped connection is reopened,
+   * signed anew, with `Last-Event-ID`, after backoff (at least a 503's Retry-After); nothing is yielded twice.
+   * It ends only when the signal aborts (rejecting with its reason), the loop breaks, or a failure no retry fixes.
+   */
+  events(opts: EventStreamOptions = {}): AsyncGenerator<TasEvent, void, undefined> {
+    const url = new URL(`${this.baseUrl}/events`);
+    return streamEvents(
+      {
+        url: url.toString(),
+        fetch: this.fetchImpl,
+        signedHeaders: () => this.signedHeaders('GET', '/events', url),
+        policy: this.policy,
+        connectTimeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        onRetry: this.options.onRetry,
+      },
+      opts,
+    );
+  }
+
   private async data<T>(
     method: HttpMethod,
     path: string,
     opts: { query?: QueryParams; body?: unknown } = {},
   ): Promise<T> {
     return (await this.request<T>(method, path, opts)).data;
+  }
+
+  /** The headers of one attempt of a GET or DELETE, signed anew (a fresh timestamp and nonce). */
+  private signedHeaders(method: 'GET' | 'DELETE', path: string, url: URL): Record<string, string> {
+    const credentials = this.options.credentials;
+    if (!credentials) {
+      throw new TasError({
+        code: 'MISSING_CREDENTIALS',
+        status: 0,
+        message: `${method} ${path} is signed: create the client with credentials (or call withCredentials)`,
+      });
+    }
+    assertSendableInHeader('API key ID', credentials.apiKeyId);
+    assertSendableInHeader('passphrase', credentials.passphrase);
+    const headers = { ...signRequest(credentials, { method, url: `${url.pathname}${url.search}` }).headers };
+    if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
+    return headers;
   }
 
   private async send<T>(method: HttpMethod, path: string, opts: SendOptions): Promise<ApiResult<T>> {

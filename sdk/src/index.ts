@@ -37,5 +37,20 @@ export {
   waitForTransfer,
 } from './polling';
 export type { PollOptions, TransferOutcome } from './polling';
+export { MAX_WEBHOOKS_PER_KEY, WEBHOOK_EVENT_TYPES, Webhooks } from './webhooks';
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  WEBHOOK_HEADERS,
+  computeWebhookSignature,
+  verifyWebhookSignature,
+} from './webhook-signature';
+export type {
+  VerifyWebhookSignatureInput,
+  WebhookBody,
+  WebhookHeaderValue,
+  WebhookSignatureInput,
+} from './webhook-signature';
+export { DEFAULT_IDLE_TIMEOUT_MS, SseParser, streamEvents } from './events';
+export type { EventStreamConnection, EventStreamOptions, SseMessage } from './events';
 export type * from './types';
 export type { components, operations, paths } from './generated/api-types';

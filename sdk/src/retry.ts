@@ -16,7 +16,12 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
 };
 
 /** Every success of these creates a new resource: never sent twice by the SDK (spec, "Retry rules"); list first. */
-const NEVER_RETRIED = new Set(['POST /accounts', 'POST /limit-order', 'POST /dca-order/strategies']);
+const NEVER_RETRIED = new Set([
+  'POST /accounts',
+  'POST /limit-order',
+  'POST /dca-order/strategies',
+  'POST /webhooks',
+]);
 
 /** Whether the SDK may send this operation again; `path` is relative to the base URL (a query is ignored). */
 export function isRetriable(method: string, path: string): boolean {

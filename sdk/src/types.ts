@@ -71,3 +71,44 @@ export type DcaOrder = DataOf<'/dca-order/orders/{id}', 'get'>;
 export type OrderAuthorization = DataOf<'/order-authorization', 'get'>;
 
 export type OrderAuthorizationQuery = QueryOf<'/order-authorization', 'get'>;
+
+/** The event types a webhook can subscribe to (and the stream carries); `ping` goes only to a tested webhook. */
+export type WebhookEventType = NonNullable<BodyOf<'/webhooks', 'post'>['events']>[number];
+/** POST /webhooks body: `url` (http or https) and `events` (default: every WebhookEventType). */
+export type CreateWebhookRequest = BodyOf<'/webhooks', 'post'>;
+/** A webhook as GET /webhooks lists it (its secret is never shown again). */
+export type Webhook = DataOf<'/webhooks/{id}', 'get'>;
+/** POST /webhooks `data`: the webhook and its signing secret (`whsec_` + 64 hex), returned only here. */
+export type WebhookCreated = DataOf<'/webhooks', 'post'>;
+/** One delivery attempt of GET /webhooks/{id}/deliveries (newest first); `statusCode` null when no answer came. */
+export type WebhookDelivery = DataOf<'/webhooks/{id}/deliveries', 'get'>[number];
+/** POST /webhooks/{id}/test `data`: the id of the `ping` event sent to that webhook. */
+export type WebhookTestResult = DataOf<'/webhooks/{id}/test', 'post'>;
+
+/*
+ * The event body (what a webhook receives and GET /events carries in `data:`) is not a JSON schema of the
+ * document (the stream is text/event-stream): written by hand.
+ */
+
+interface EventOf<T extends string, D> {
+  /** The event id (`evt_...`): deliveries are at least once, so dedupe on it. */
+  id: string;
+  type: T;
+  /** ISO 8601. */
+  createdAt: string;
+  /** The resource as its GET answers it (at the time of the event). */
+  data: D;
+}
+
+/**
+ * What a webhook receives (the POST body) and the event stream yields. The server may add types: an event of a
+ * type outside this union is passed on as it comes.
+ */
+export type TasEvent =
+  | EventOf<'limit_order.updated', LimitOrder>
+  | EventOf<'dca_strategy.updated', DcaStrategy>
+  | EventOf<'dca_order.updated', DcaOrder>
+  | EventOf<'transfer.updated', Record<string, unknown>>
+  | EventOf<'ping', { webhookId: string }>;
+
+export type TasEventType = TasEvent['type'];

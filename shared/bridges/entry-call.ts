@@ -80,11 +80,14 @@ export function entryTransaction(args: {
 export interface EntryCall {
   method: 'depositIntent' | 'lock';
   inputToken: string;
+  /** What reaches the bridge (the deposit's or the lock's inputAmount). */
+  inputAmount: bigint;
   /** What the account spent: the bridged input plus both fees. */
   spent: bigint;
   outputToken: string;
   outputAmount: bigint;
   destinationChainId: number;
+  recipient: string;
   /** The account paid in the native coin (msg.value). */
   nativeInput: boolean;
 }
@@ -108,11 +111,13 @@ export function decodeEntryCall(
   return {
     method: parsed.name,
     inputToken: transfer.getValue('inputToken') as string,
+    inputAmount,
     spent:
       inputAmount + (fees.getValue('protocolFee') as bigint) + (fees.getValue('integratorFee') as bigint),
     outputToken: transfer.getValue('outputToken') as string,
     outputAmount: transfer.getValue('outputAmount') as bigint,
     destinationChainId: Number(transfer.getValue('destinationChainId') as bigint),
+    recipient: transfer.getValue('recipient') as string,
     nativeInput: tx.value > 0n,
   };
 }

@@ -71,6 +71,24 @@ export function deliveredToken(chains: ChainRegistry, chainId: number, outputTok
   return outputToken.toLowerCase() === wrapped ? NATIVE_TOKEN_ADDRESS : outputToken;
 }
 
+/** What POST /tx-status shows of an entry call that its calldata and value alone fix. */
+export interface EntryCallFields {
+  toChainId: number;
+  fromAmount: string;
+  fromTokenAddress: string;
+  toTokenAddress: string;
+}
+
+/** The fields of a call to our entry as the status shows them (a transfer build records them the same way). */
+export function entryCallFields(chains: ChainRegistry, call: EntryCall): EntryCallFields {
+  return {
+    toChainId: call.destinationChainId,
+    fromAmount: call.spent.toString(),
+    fromTokenAddress: call.nativeInput ? NATIVE_TOKEN_ADDRESS : call.inputToken,
+    toTokenAddress: deliveredToken(chains, call.destinationChainId, call.outputToken),
+  };
+}
+
 /** A report with what the source transaction alone tells; the provider fills in the rest. */
 export function sourceReport(
   chains: ChainRegistry,
@@ -78,17 +96,17 @@ export function sourceReport(
   status: string,
   detailStatus: string,
 ): TransferStatusReport {
-  const call = source.call;
+  // Only a call to our entry names the destination; a transaction of anything else has none.
+  const fields = source.call ? entryCallFields(chains, source.call) : undefined;
   return {
     fromChainId: source.chainId,
-    // Only a call to our entry names the destination; a transaction of anything else has none.
-    toChainId: call ? call.destinationChainId : null,
+    toChainId: fields?.toChainId ?? null,
     fromTxHash: source.hash,
     toTxHash: null,
-    fromAmount: call ? call.spent.toString() : null,
+    fromAmount: fields?.fromAmount ?? null,
     toAmount: null,
-    fromTokenAddress: call ? (call.nativeInput ? NATIVE_TOKEN_ADDRESS : call.inputToken) : null,
-    toTokenAddress: call ? deliveredToken(chains, call.destinationChainId, call.outputToken) : null,
+    fromTokenAddress: fields?.fromTokenAddress ?? null,
+    toTokenAddress: fields?.toTokenAddress ?? null,
     bridgeHash: null,
     status,
     detailStatus,

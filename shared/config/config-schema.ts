@@ -208,6 +208,11 @@ export interface AppConfig {
   accountCacheTtlMs: number;
   /** The service's protocol fee on single-chain quotes and swaps, in pips (1500 = 0.15%); the SwapRouter's unit. */
   protocolFeePips: number;
+  /**
+   * `deny`: webhooks are never delivered to loopback, private, link-local or otherwise internal addresses (checked
+   * on the address each delivery connects to); `allow`: they may be (local development, a receiver on the LAN).
+   */
+  webhookPrivateTargets: 'allow' | 'deny';
   /** redis://… shared by every api process for rate-limit counters and nonce replay records; empty: per process. */
   redisUrl: string;
   /** Prefix of every Redis key of this deployment, so deployments (and test runs) sharing a Redis never meet. */
@@ -428,6 +433,7 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     'protocolFeePips',
     'redisUrl',
     'redisKeyPrefix',
+    'webhookPrivateTargets',
     'staleness',
     'maxPriceImpactBps',
     'listConcurrencyPerKey',
@@ -448,6 +454,7 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     rateLimit: rateLimitSchema,
     authFailureLimit: rateLimitSchema,
     bodyLimitBytes: { type: 'integer', minimum: 1 },
+    webhookPrivateTargets: { type: 'string', enum: ['allow', 'deny'] },
     gatewayTimeoutMs: { type: 'integer', minimum: 1 },
     accountCacheTtlMs: { type: 'integer', minimum: 0, maximum: 60000 },
     protocolFeePips: { type: 'integer', minimum: 0, maximum: 10000 },

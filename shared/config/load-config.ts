@@ -32,6 +32,7 @@ export const ENV_DEFAULTS = {
   PROTOCOL_FEE_PIPS: String(DEFAULT_PROTOCOL_FEE_PIPS),
   REDIS_URL: '',
   REDIS_KEY_PREFIX: 'tas:',
+  WEBHOOK_PRIVATE_TARGETS: 'deny',
   STALE_AFTER_SECONDS: '30',
   STALE_AFTER_BLOCKS: '20',
   MAX_PRICE_IMPACT_BPS: '1500',
@@ -158,6 +159,7 @@ export const ENV_OF_FIELD: Readonly<Record<string, EnvName>> = {
   '/dataDir': 'DATA_DIR',
   '/databaseUrl': 'DATABASE_URL',
   '/masterKey': 'MASTER_KEY',
+  '/webhookPrivateTargets': 'WEBHOOK_PRIVATE_TARGETS',
   '/chainsFile': 'CHAINS_FILE',
   '/rateLimit/perSecond': 'RATE_LIMIT_PER_SECOND',
   '/rateLimit/burst': 'RATE_LIMIT_BURST',
@@ -312,6 +314,7 @@ export function loadConfig(
     dataDir: path.resolve(get('DATA_DIR')),
     databaseUrl: get('DATABASE_URL'),
     masterKey: get('MASTER_KEY'),
+    webhookPrivateTargets: get('WEBHOOK_PRIVATE_TARGETS') as AppConfig['webhookPrivateTargets'],
     chainsFile,
     chains: overrides.chains ?? readChainsFile(chainsFile),
     rateLimit: {

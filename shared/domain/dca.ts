@@ -1,3 +1,5 @@
+import type { Diagnosis } from './diagnosis';
+
 export const DCA_STRATEGY_STATUSES = ['pending', 'active', 'cancelled', 'finished'] as const;
 export type DcaStrategyStatus = (typeof DCA_STRATEGY_STATUSES)[number];
 /** Statuses a client may filter the strategy list by (`pending` is reserved for the service). */
@@ -65,6 +67,8 @@ export interface DcaOrder {
   status: DcaOrderStatus;
   transactionHash: string | null;
   errorMessage: string | null;
+  /** Why the order has not executed yet, as the keeper last judged it; shown while `pending`. */
+  diagnosis: Diagnosis | null;
   createdAt: number;
   updatedAt: number;
 }

@@ -1,3 +1,5 @@
+import type { Diagnosis } from './diagnosis';
+
 export const LIMIT_ORDER_STATUSES = [
   'pending',
   'executing',
@@ -52,6 +54,8 @@ export interface LimitOrder {
   allowance: string;
   estimateGas: string;
   effectivePriceGas: string;
+  /** Why the order has not filled, as the keeper last judged it; shown while `pending`. */
+  diagnosis: Diagnosis | null;
   leaseOwner: string | null;
   leaseExpiresAt: number | null;
   /** Unix milliseconds before which the keeper does not retry the order. */
@@ -124,6 +128,7 @@ export function newPendingLimitOrder(
     txHash: '',
     executorAddress: '',
     reasonFail: [],
+    diagnosis: null,
     attemptNumber: 0,
     allowance: '',
     estimateGas: '',

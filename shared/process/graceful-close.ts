@@ -11,7 +11,11 @@ export function gracefulClose(server: Server): () => Promise<void> {
   let closing = false;
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    res.once('close', () => {
+      inFlight.delete(res);
+      // Nothing left to answer: whatever connections remain (idle, or half-read) may go.
+      if (closing && !inFlight.size) server.closeAllConnections();
+    });
     // Answered with `Connection: close`: the socket ends with the answer.
     if (closing) res.shouldKeepAlive = false;
   });
@@ -21,6 +25,7 @@ export function gracefulClose(server: Server): () => Promise<void> {
       closing = true;
       server.close(() => resolve());
       server.closeIdleConnections();
+      if (!inFlight.size) server.closeAllConnections();
       for (const res of inFlight) {
         if (!res.headersSent) res.shouldKeepAlive = false;
         // Already streaming with keep-alive: its connection turns idle once the answer is out, then it is closed.

@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
+import { EventOutbox } from '../events/event-outbox';
 import type { Logger } from '../log/create-logger';
 import { createKnex, dialectOf, type Dialect, type StoreConnectionConfig } from './create-knex';
 import { createFastReader, type FastReader } from './fast-reader';
 import { migrateToLatest } from './migrate';
 import { AccountsRepository } from './repositories/accounts-repository';
 import { DcaRepository } from './repositories/dca-repository';
+import { DiagnosesRepository } from './repositories/diagnoses-repository';
 import { KeeperDcaRepository } from './repositories/keeper-dca-repository';
 import { KeeperLimitOrdersRepository } from './repositories/keeper-limit-orders-repository';
 import { KeeperTransactionsRepository } from './repositories/keeper-transactions-repository';
@@ -14,6 +16,7 @@ import { ReferencePricesRepository } from './repositories/reference-prices-repos
 import { RootBundlesRepository } from './repositories/root-bundles-repository';
 import { TokensRepository } from './repositories/tokens-repository';
 import { TransfersRepository } from './repositories/transfers-repository';
+import { WebhooksRepository } from './repositories/webhooks-repository';
 
 /** The store both processes share: one knex and the repositories over it. */
 export interface Store {
@@ -33,6 +36,11 @@ export interface Store {
   transfers: TransfersRepository;
   /** Root bundles the keeper proposes to SpokePools for repayments and refunds. */
   rootBundles: RootBundlesRepository;
+  /** Events of every resource (written with the change they describe) and their delivery order. */
+  events: EventOutbox;
+  webhooks: WebhooksRepository;
+  /** Why pending orders have not filled, as the keeper judges them (never a change of the order). */
+  diagnoses: DiagnosesRepository;
   close(): Promise<void>;
 }
 
@@ -51,6 +59,9 @@ export function storeOver(knex: Knex, dialect: Dialect, reader: FastReader): Sto
     keeperTransactions: new KeeperTransactionsRepository(knex, dialect),
     transfers: new TransfersRepository(knex, dialect),
     rootBundles: new RootBundlesRepository(knex, dialect),
+    events: new EventOutbox(knex),
+    webhooks: new WebhooksRepository(knex),
+    diagnoses: new DiagnosesRepository(knex),
     close: async () => {
       await reader.close();
       await knex.destroy();

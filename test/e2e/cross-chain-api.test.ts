@@ -12,7 +12,8 @@ import { waitForReceipt } from '../helpers/wait-for-receipt';
  * keeper running: POST /quotes, POST /swap, the source transaction signed and sent by a test account, POST
  * /tx-status polled to a success value, and at least `minimumReceived` found on the other chain. USDC to USDC,
  * the native coin to USDC and WETH to USDC, in both directions; the fees taken in the source token; the relayer's
- * inventory bounding what the intent bridge quotes; the statuses of a reverted and of a foreign transaction.
+ * inventory bounding what the intent bridge quotes; the statuses of a reverted and of a foreign transaction. Each
+ * transfer sends the key that built its swap `transfer.updated` events, the last one what /tx-status answers.
  */
 
 jest.setTimeout(600_000);
@@ -230,6 +231,32 @@ describe('cross-chain transfers through the public API (devnet chains 1 and 137,
     }
   }
 
+  /**
+   * The `transfer.updated` events of the transfer of a source transaction, in order, once the keeper has written
+   * the one whose status is `until`'s (the keeper records its fill a little after the chain shows it).
+   */
+  async function transferEvents(
+    fromTxHash: string,
+    until: TransferStatus,
+  ): Promise<Array<{ apiKey: string; data: TransferStatus }>> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const rows: Array<{ api_key: string; body: string }> = await service.api.store
+        .knex('events')
+        .where('type', 'transfer.updated')
+        .orderBy('seq', 'asc');
+      const events = rows
+        .map((row) => ({
+          apiKey: row.api_key,
+          data: (JSON.parse(row.body) as { data: TransferStatus }).data,
+        }))
+        .filter((e) => e.data.fromTxHash === fromTxHash);
+      if (events.some((e) => e.data.status === until.status)) return events;
+      if (Date.now() > deadline) throw new Error(`no ${until.status} event for ${fromTxHash}`);
+      await sleep(250);
+    }
+  }
+
   beforeAll(async () => {
     service = await startService({ devnetEnv: { DEVNET_CHAINS: '1,137', DEVNET_PORTS: '0,0' } });
     // The world deploys on instant mining (fast); then both chains make a block a second, as live chains do, so
@@ -391,6 +418,24 @@ describe('cross-chain transfers through the public API (devnet chains 1 and 137,
       swap.dexHash.toUpperCase().replace('0X', '0x'),
     );
     expect(again.body.data).toEqual(final);
+
+    // Its events went to the key that built the swap; the last one is exactly what /tx-status answers.
+    const events = await transferEvents(receipt.hash, final);
+    for (const e of events) expect(e.apiKey).toBe(service.client.credentials.apiKey.toLowerCase());
+    expect(events.at(-1)!.data).toEqual(final);
+    // Stored as the keeper indexed it (before its origin confirmations), then each stage once.
+    expect(events[0]!.data.detailStatus).toBe('WAITING');
+    expect(new Set(events.map((e) => e.data.detailStatus)).size).toBe(events.length);
+    for (const e of events.slice(0, -1)) {
+      expect(`${e.data.status}/${e.data.detailStatus}`).toMatch(/^PENDING\/(WAITING|BRIDGE_PENDING)$/);
+      expect(e.data).toEqual({
+        ...final,
+        toTxHash: null,
+        toAmount: null,
+        status: 'PENDING',
+        detailStatus: e.data.detailStatus,
+      });
+    }
     return final;
   }
 

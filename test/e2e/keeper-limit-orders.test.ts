@@ -13,6 +13,7 @@ import {
   marketPrice,
   moveMarket,
   limitOrderOnchainId,
+  pollUntil,
   priceString,
   signedLimitOrderBody,
   signPair,
@@ -357,7 +358,7 @@ describe('limit orders executed by the keeper', () => {
     }
   });
 
-  it('fails only the order whose maker did not approve enough (INSUFFICIENT_ALLOWANCE); another maker’s order completes', async () => {
+  it('holds back only the order whose maker did not approve enough (pending, diagnosed ALLOWANCE_SHORT); another maker’s order completes', async () => {
     const [shortMaker, fundedMaker] = [makers[2]!, makers[3]!];
     const amountIn = baseUnits('1', weth);
     // Covers the amount but not the fee: the allowance must hold amount plus fee.
@@ -374,9 +375,16 @@ describe('limit orders executed by the keeper', () => {
 
     const fundedDone = await waitForLimitOrder(client, funded.id, ['completed', 'failed']);
     await expectExecutedOnChain(fundedDone, fundedMaker, amountIn, fundedBefore);
-    const shortDone = await waitForLimitOrder(client, short.id, ['completed', 'failed']);
-    expect(shortDone).toMatchObject({ status: 'failed', txHash: '', reasonFail: ['INSUFFICIENT_ALLOWANCE'] });
+    // It waits for the maker's approval, never sent: the keeper judges it again and again.
+    const shortWaiting = await pollUntil(
+      `limit order ${short.id} diagnosed ALLOWANCE_SHORT`,
+      () => getLimitOrder(client, short.id),
+      (o) => o.diagnosis?.code === 'ALLOWANCE_SHORT',
+    );
+    expect(shortWaiting).toMatchObject({ status: 'pending', txHash: '', reasonFail: [] });
+    expect(shortWaiting.diagnosis?.available).toBe((amountIn - 1n).toString());
     expect(await balances(shortMaker.address)).toEqual(shortBefore);
+    expect((await client.delete(`/limit-order/${short.id}`)).status).toBe(200);
     await expectNeverExecuted(short);
   });
 
@@ -429,7 +437,7 @@ describe('limit orders executed by the keeper', () => {
     await expectExecutedOnChain(done, maker, amountIn, before);
   });
 
-  it('keeps a crossed order off the chain while the same maker’s batch is in flight and the allowance covers only one: it waits, then fails before sending', async () => {
+  it('keeps a crossed order off the chain while the same maker’s batch is in flight and the allowance covers only one: it waits, then waits for an approval (ALLOWANCE_SHORT), never sent', async () => {
     const maker = makers[0]!;
     const amountIn = baseUnits('1', weth);
     // Enough for one order with the most fee the contract allows, not for two.
@@ -459,13 +467,15 @@ describe('limit orders executed by the keeper', () => {
     const firstDone = await waitForLimitOrder(client, first.id, ['completed', 'failed']);
     const after = await expectExecutedOnChain(firstDone, maker, amountIn, before);
     expect(after.blockNumber).toBeGreaterThan(0);
-    const secondDone = await waitForLimitOrder(client, second.id, ['completed', 'failed']);
-    expect(secondDone).toMatchObject({
-      status: 'failed',
-      txHash: '',
-      reasonFail: ['INSUFFICIENT_ALLOWANCE'],
-    });
+    // The first batch took the allowance: the second waits for the maker to approve more.
+    const secondWaiting = await pollUntil(
+      `limit order ${second.id} diagnosed ALLOWANCE_SHORT`,
+      () => getLimitOrder(client, second.id),
+      (o) => o.diagnosis?.code === 'ALLOWANCE_SHORT',
+    );
+    expect(secondWaiting).toMatchObject({ status: 'pending', txHash: '', reasonFail: [] });
+    expect((await client.delete(`/limit-order/${second.id}`)).status).toBe(200);
     // No transaction ever carried it: no OrderExecuted or OrderFailed event names it.
-    await expectNeverExecuted(secondDone);
+    await expectNeverExecuted(secondWaiting);
   });
 });

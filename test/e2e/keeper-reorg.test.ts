@@ -68,7 +68,7 @@ let balances: WethUsdcKeeperE2e['balances'];
  */
 function onItsOwnService(): void {
   // Every maker approves all its WETH before any snapshot: a revert must not take the makers' allowances back
-  // (their orders would then fail for good with INSUFFICIENT_ALLOWANCE, which is not what these tests are about).
+  // (their orders would then wait for an approval, diagnosed ALLOWANCE_SHORT, which is not what these tests are about).
   onItsOwnWethUsdcKeeperE2e({ env: { KEEPER_CONFIRMATIONS: '1' } }, (e2e) => {
     ({ service, chain, client, makers, weth, usdc, balances } = e2e);
   });

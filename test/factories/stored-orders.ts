@@ -87,6 +87,7 @@ export function storedDcaOrder(
     status,
     transactionHash: null,
     errorMessage: null,
+    diagnosis: null,
     createdAt: strategy.createdAt,
     updatedAt: strategy.createdAt,
   };

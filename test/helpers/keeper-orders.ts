@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Contract, MaxUint256, Wallet, type JsonRpcProvider, type TransactionResponse } from 'ethers';
 import type { ManifestChain } from '../../devnet/manifest';
-import type { LimitOrderResponse } from '../../api/routes/limit-orders/limit-order-response';
+import type { LimitOrderResponse } from '../../shared/domain/limit-order-json';
 import type { KeeperInstance } from '../../keeper/build-keeper';
 import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import type { Store } from '../../shared/store/store';

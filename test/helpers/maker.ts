@@ -11,8 +11,8 @@ import {
   type Provider,
   type TransactionReceipt,
 } from 'ethers';
-import type { DcaOrderJson, DcaStrategyJson } from '../../api/routes/dca/dca-json';
-import type { LimitOrderResponse } from '../../api/routes/limit-orders/limit-order-response';
+import type { DcaOrderJson, DcaStrategyJson } from '../../shared/domain/dca-json';
+import type { LimitOrderResponse } from '../../shared/domain/limit-order-json';
 import { devnetKeys } from '../../devnet/keys';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import { movePrice } from '../../devnet/market-mover';

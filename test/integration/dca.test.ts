@@ -95,6 +95,7 @@ describeEachStore('DCA strategies and orders', (kind) => {
       status,
       transactionHash: null,
       errorMessage: null,
+      diagnosis: null,
       createdAt: created + iteration * 3_600_000 + 5,
       updatedAt: created + iteration * 3_600_000 + 5,
       ...extra,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LimitOrderResponse } from '../../api/routes/limit-orders/limit-order-response';
+import type { LimitOrderResponse } from '../../shared/domain/limit-order-json';
 import { LIMIT_ORDER_SERVICE_FIELDS } from '../../shared/domain/limit-order';
 import { limitOrderBody } from '../factories/limit-orders';
 import { ApiClient, newAccountClient, type ApiResponse, type Envelope } from '../helpers/api-client';

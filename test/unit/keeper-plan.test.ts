@@ -1,5 +1,5 @@
 import { AbiCoder, Interface, Wallet, getAddress } from 'ethers';
-import { batchPulls, encodeExecuteBatch } from '../../keeper/plan/execute-batch-call';
+import { batchOrderFees, batchPulls, encodeExecuteBatch } from '../../keeper/plan/execute-batch-call';
 import type { ExecutionOrder } from '../../keeper/plan/execution-order';
 import {
   countsAsAttempt,
@@ -8,7 +8,12 @@ import {
   MAX_ATTEMPTS,
   OUTAGE_DELAY_MS,
 } from '../../keeper/plan/failure-kinds';
-import { fundingKey, judgeFunding, type FundingVerdict } from '../../keeper/plan/funding-check';
+import {
+  fundingKey,
+  fundingRecheckDelay,
+  judgeFunding,
+  type FundingVerdict,
+} from '../../keeper/plan/funding-check';
 import { limitOrderMinimumOut } from '../../keeper/plan/order-amounts';
 import { plainDecimalOf as decimalOf, valueAtPrice } from '../../shared/domain/amount-bounds';
 import { amountTerms, limitOrderTerms, strategyTerms } from '../../keeper/plan/order-terms';
@@ -441,48 +446,63 @@ describe('funding: balance and allowance over the maker’s open orders of the t
     new Map([[fundingKey(MAKER, WETH), { balance, allowance }]]);
   const ids = (v: FundingVerdict) => ({
     funded: v.funded.map((f) => f.order.id),
-    failed: v.failed.map((f) => `${f.order.id}:${f.reason}`),
+    short: v.short.map((f) => `${f.order.id}:${f.reason}`),
     waiting: v.waiting.map((o) => o.id),
   });
 
-  it('sums amount + fee over the batch, oldest claim first, and fails only the orders left uncovered', () => {
+  it('sums amount + fee over the batch, oldest claim first, and holds back only the orders left uncovered', () => {
     const orders = [order('a', MAKER, E18), order('b', MAKER, E18), order('c', MAKER, E18)].map((o) => ({
       order: o,
       fee: E18 / 100n,
     }));
-    expect(ids(judgeFunding(orders, funding(10n * E18, 2n * E18 + E18 / 50n)))).toEqual({
+    const allowanceShort = judgeFunding(orders, funding(10n * E18, 2n * E18 + E18 / 50n));
+    expect(ids(allowanceShort)).toEqual({
       funded: ['a', 'b'],
-      failed: ['c:INSUFFICIENT_ALLOWANCE'],
+      short: ['c:INSUFFICIENT_ALLOWANCE'],
       waiting: [],
     });
-    expect(ids(judgeFunding(orders, funding(E18, 10n * E18)))).toEqual({
+    // What it needs (its own amount + fee over what the batch already took) and what the maker allows.
+    expect(allowanceShort.short[0]).toMatchObject({
+      required: 3n * E18 + (3n * E18) / 100n,
+      available: 2n * E18 + E18 / 50n,
+    });
+    const balanceShort = judgeFunding(orders, funding(E18, 10n * E18));
+    expect(ids(balanceShort)).toEqual({
       funded: [],
-      failed: ['a:INSUFFICIENT_BALANCE', 'b:INSUFFICIENT_BALANCE', 'c:INSUFFICIENT_BALANCE'],
+      short: ['a:INSUFFICIENT_BALANCE', 'b:INSUFFICIENT_BALANCE', 'c:INSUFFICIENT_BALANCE'],
       waiting: [],
     });
+    expect(balanceShort.short[0]).toMatchObject({ required: E18 + E18 / 100n, available: E18 });
   });
 
-  it('lets an order covered now but not after the maker’s in-flight pulls wait, and fails one the state cannot cover', () => {
+  it('lets an order covered now but not after the maker’s in-flight pulls wait, and holds back one the state cannot cover', () => {
     const inFlight = new Map([[fundingKey(MAKER, WETH), E18]]);
     const one = [{ order: order('a', MAKER, E18), fee: 0n }];
     expect(ids(judgeFunding(one, funding(10n * E18, E18), inFlight))).toEqual({
       funded: [],
-      failed: [],
+      short: [],
       waiting: ['a'],
     });
     expect(ids(judgeFunding(one, funding(10n * E18, 2n * E18), inFlight))).toEqual({
       funded: ['a'],
-      failed: [],
+      short: [],
       waiting: [],
     });
     expect(ids(judgeFunding(one, funding(10n * E18, E18 - 1n), inFlight))).toEqual({
       funded: [],
-      failed: ['a:INSUFFICIENT_ALLOWANCE'],
+      short: ['a:INSUFFICIENT_ALLOWANCE'],
       waiting: [],
     });
     // Another maker's pulls are not this maker's.
     const otherInFlight = new Map([[fundingKey(OTHER, WETH), 100n * E18]]);
     expect(ids(judgeFunding(one, funding(10n * E18, E18), otherInFlight)).funded).toEqual(['a']);
+  });
+
+  it('judges an order short of funds again after 5 s, then after half the time it has been short, at most a minute', () => {
+    expect(fundingRecheckDelay(0)).toBe(5_000);
+    expect(fundingRecheckDelay(8_000)).toBe(5_000);
+    expect(fundingRecheckDelay(30_000)).toBe(15_000);
+    expect(fundingRecheckDelay(10 * 60_000)).toBe(60_000);
   });
 
   it('reads the pulls of a signed batch from its calldata, per maker and sold token', () => {
@@ -519,5 +539,14 @@ describe('funding: balance and allowance over the maker’s open orders of the t
         [fundingKey(MAKER, '0x' + 'e5'.repeat(20)), 3n],
       ]),
     );
+    // The fee each order was charged and the cap it signed, in basis points (rounded up), by reference.
+    expect(batchOrderFees(data).get(orderRefOf('order-3').toLowerCase())).toEqual({
+      feeBps: 2000,
+      maxFeeBps: 500,
+    });
+    expect(batchOrderFees(data).get(orderRefOf('order-2').toLowerCase())).toEqual({
+      feeBps: 0,
+      maxFeeBps: 500,
+    });
   });
 });

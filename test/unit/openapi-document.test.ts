@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { SchemaObject } from 'ajv';
 import type { ParameterizedContext } from 'koa';
-import { SecretBox } from '../../api/gateway/secret-box';
+import { SecretBox } from '../../shared/signing/secret-box';
 import { apiDocument, documentationRoutes } from '../../api/openapi';
 import { DOCUMENTED_ENDPOINTS, withDocumentedEndpoints } from '../../api/routes/documented-endpoints';
 import { quotesEndpoint } from '../../api/routes/quotes/post-quotes';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { SchemaObject } from 'ajv';
 import type { AccountsRepository } from '../../../shared/store/repositories/accounts-repository';
 import { hashPassphrase } from '../../gateway/passphrase-hash';
-import type { SecretBox } from '../../gateway/secret-box';
+import type { SecretBox } from '../../../shared/signing/secret-box';
 import { defineRoute, type RouteDefinition } from '../../http/route-definition';
 
 export const createAccountBody: SchemaObject = {

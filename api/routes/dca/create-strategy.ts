@@ -5,7 +5,7 @@ import { defineRoute, type RouteDefinition } from '../../http/route-definition';
 import { INVALID_BODY } from '../../http/validator';
 import type { RouteDeps } from '../route-deps';
 import { signingKeyOf } from '../../http/signing-key';
-import { strategyJson } from './dca-json';
+import { strategyJson } from '../../../shared/domain/dca-json';
 import { createStrategyBody, dcaStrategySchema, type CreateStrategyBody } from './dca-schemas';
 import { checkNewStrategy } from './strategy-rules';
 

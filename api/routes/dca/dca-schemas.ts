@@ -3,6 +3,7 @@ import type { DcaStrategy } from '../../../shared/domain/dca';
 import type { SchemaObject } from 'ajv';
 import type { ParameterDoc } from '../../http/route-definition';
 import { signedMaxFeeBps } from '../order-authorization/schemas';
+import { diagnosisSchema } from '../limit-orders/schemas';
 
 /**
  * Bounds JSON schema can say in the same words for ajv and OpenAPI 3.0 are here (and so in /openapi.json); strict
@@ -181,6 +182,7 @@ export const dcaOrderSchema: SchemaObject = {
     },
     transactionHash: { type: 'string', description: 'Once executed' },
     errorMessage: { type: 'string', description: 'When it failed' },
+    diagnosis: diagnosisSchema('DCA order'),
     createdAt: isoTime,
     updatedAt: isoTime,
   },

@@ -2,7 +2,7 @@ import { defineRoute, type RouteDefinition } from '../../http/route-definition';
 import type { RouteDeps } from '../route-deps';
 import { strategyNotFound } from './dca-errors';
 import { signingKeyOf } from '../../http/signing-key';
-import { strategyJson } from './dca-json';
+import { strategyJson } from '../../../shared/domain/dca-json';
 import { dcaStrategySchema, strategyIdParam } from './dca-schemas';
 
 export function getStrategyRoute(deps: RouteDeps): RouteDefinition {

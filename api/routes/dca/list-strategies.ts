@@ -4,7 +4,7 @@ import { defineRoute, type RawQuery, type RouteDefinition } from '../../http/rou
 import type { RouteDeps } from '../route-deps';
 import { signingKeyOf } from '../../http/signing-key';
 import { StreamedList } from '../../http/streamed-list';
-import { strategyWithOrdersJson } from './dca-json';
+import { strategyWithOrdersJson } from '../../../shared/domain/dca-json';
 import { dcaStrategyWithOrdersSchema } from './dca-schemas';
 
 const isListStatus = (value: string): value is DcaStrategyStatus =>

@@ -2,7 +2,7 @@ import { defineRoute, type RouteDefinition } from '../../http/route-definition';
 import type { RouteDeps } from '../route-deps';
 import { strategyNotFound } from './dca-errors';
 import { signingKeyOf } from '../../http/signing-key';
-import { dcaOrderJson } from './dca-json';
+import { dcaOrderJson } from '../../../shared/domain/dca-json';
 import { dcaOrderSchema, strategyIdParam } from './dca-schemas';
 
 export function listStrategyOrdersRoute(deps: RouteDeps): RouteDefinition {

@@ -9,7 +9,7 @@ import { INVALID_BODY } from '../../http/validator';
 import type { RouteDeps } from '../route-deps';
 import { notActive, strategyNotFound } from './dca-errors';
 import { signingKeyOf } from '../../http/signing-key';
-import { strategyJson, type DcaStrategyJson } from './dca-json';
+import { strategyJson, type DcaStrategyJson } from '../../../shared/domain/dca-json';
 import {
   dcaStrategySchema,
   strategyIdParam,

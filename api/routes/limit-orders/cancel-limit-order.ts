@@ -1,6 +1,6 @@
 import { defineRoute, type RouteDefinition } from '../../http/route-definition';
 import type { RouteDeps } from '../route-deps';
-import { limitOrderResponse } from './limit-order-response';
+import { limitOrderResponse } from '../../../shared/domain/limit-order-json';
 import { orderFromWrite } from './pending-write';
 import { signingKeyOf } from '../../http/signing-key';
 import { limitOrderIdParameter, limitOrderSchema } from './schemas';

@@ -6,7 +6,7 @@ import type { TokensRepository } from '../../../shared/store/repositories/tokens
 import { defineRoute, type RouteDefinition } from '../../http/route-definition';
 import { INVALID_BODY } from '../../http/validator';
 import type { RouteDeps } from '../route-deps';
-import { limitOrderResponse } from './limit-order-response';
+import { limitOrderResponse } from '../../../shared/domain/limit-order-json';
 import { expiredDetails, orderAmountDetails } from './order-field-rules';
 import { signingKeyOf } from '../../http/signing-key';
 import { assertReferencePrice } from './reference-price';

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../../shared/domain/errors';
 import { defineRoute, type RouteDefinition } from '../../http/route-definition';
 import type { RouteDeps } from '../route-deps';
-import { limitOrderResponse } from './limit-order-response';
+import { limitOrderResponse } from '../../../shared/domain/limit-order-json';
 import { LIMIT_ORDER_NOT_FOUND } from './pending-write';
 import { signingKeyOf } from '../../http/signing-key';
 import { limitOrderIdParameter, limitOrderSchema } from './schemas';

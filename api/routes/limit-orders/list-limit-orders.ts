@@ -2,7 +2,7 @@ import { LIMIT_ORDER_STATUSES, type LimitOrderStatus } from '../../../shared/dom
 import type { LimitOrderFilters } from '../../../shared/store/repositories/limit-orders-repository';
 import { defineRoute, type RawQuery, type RouteDefinition } from '../../http/route-definition';
 import type { RouteDeps } from '../route-deps';
-import { limitOrderResponse } from './limit-order-response';
+import { limitOrderResponse } from '../../../shared/domain/limit-order-json';
 import { signingKeyOf } from '../../http/signing-key';
 import { StreamedList } from '../../http/streamed-list';
 import { limitOrderSchema, listLimitOrdersParameters } from './schemas';

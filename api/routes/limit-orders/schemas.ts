@@ -5,6 +5,7 @@ import {
   LIMIT_ORDER_STATUSES,
 } from '../../../shared/domain/limit-order';
 import { MAX_PRICE_TEXT } from '../../../shared/domain/amount-bounds';
+import { DIAGNOSIS_CODES, type DiagnosisCode } from '../../../shared/domain/diagnosis';
 import type { ParameterDoc } from '../../http/route-definition';
 import { signedMaxFeeBps } from '../order-authorization/schemas';
 import { MAX_GAS_PRICE_GWEI } from '../../http/validator';
@@ -185,6 +186,87 @@ export const listLimitOrdersParameters: ParameterDoc[] = [
 
 const isoTime = { type: 'string', description: 'ISO 8601 UTC with milliseconds' };
 
+/** What each diagnosis code means, as the OpenAPI document says it. */
+const DIAGNOSIS_MEANINGS: Record<DiagnosisCode, string> = {
+  PRICE_NOT_REACHED:
+    'the market price has not reached the trigger (limit order: `marketPrice` beside `priceTrigger`) or is outside ' +
+    'the strategy’s bounds (DCA order: `marketPrice` beside `minPrice` / `maxPrice`)',
+  ALLOWANCE_SHORT:
+    'the maker’s allowance to the OrderExecutor is below amount + fee (`required`, `available`); the order waits ' +
+    'for an approval',
+  BALANCE_SHORT:
+    'the maker’s balance is below amount + fee (`required`, `available`); the order waits for funds',
+  FEE_ABOVE_CAP:
+    'a fee was above its cap at the last attempt (`reason`: FEE_TOO_HIGH, the contract’s or the signed cap; ' +
+    'GAS_TOO_EXPENSIVE, the network fee above the keeper’s); retried at `nextAttemptAt`',
+  NO_ROUTE: 'no route for the pair and amount; retried (at `nextAttemptAt` when given)',
+  CHAIN_STALE:
+    'the chain’s state is stale or its RPC unreachable; the keeper claims nothing there until it recovers',
+  WAITING_FOR_BLOCK:
+    'the price is reached; the order waits for a coming block (batches full, our batches in flight, or `reason`: ' +
+    'the last attempt’s market failure)',
+  BACKING_OFF: 'the last attempt failed (`reason`); the next one is at `nextAttemptAt`',
+};
+
+/**
+ * The `diagnosis` of a pending order (limit or DCA): why the keeper has not filled it, as it last judged it.
+ * Absent in any other status, and until the keeper has judged the order.
+ */
+export function diagnosisSchema(order: 'limit order' | 'DCA order'): SchemaObject {
+  return {
+    type: 'object',
+    description:
+      `While the ${order} is \`pending\`: why it has not executed yet, as the keeper last judged it; absent in every ` +
+      'other status and until the keeper has judged it. A change of `code` is sent as an event of the order.',
+    required: ['code', 'message', 'since'],
+    properties: {
+      code: {
+        type: 'string',
+        enum: [...DIAGNOSIS_CODES],
+        description: DIAGNOSIS_CODES.map((code) => `\`${code}\`: ${DIAGNOSIS_MEANINGS[code]}`).join('; '),
+      },
+      message: { type: 'string', description: 'The diagnosis in a sentence, for people; may change wording' },
+      since: { type: 'string', description: 'ISO 8601 UTC: since when the code has held' },
+      marketPrice: {
+        type: 'number',
+        description:
+          'PRICE_NOT_REACHED: units of the bought token per 1 sold token when judged (the pair’s reference price; ' +
+          'once the keeper priced the order, what its amount plus fee would get). Rewritten only when it moved by 1% or more',
+      },
+      priceTrigger: { type: 'number', description: 'PRICE_NOT_REACHED of a limit order: its trigger' },
+      minPrice: {
+        type: 'number',
+        description: 'PRICE_NOT_REACHED of a DCA order: the strategy’s lower bound',
+      },
+      maxPrice: {
+        type: 'number',
+        description: 'PRICE_NOT_REACHED of a DCA order: the strategy’s upper bound',
+      },
+      required: {
+        type: 'string',
+        description:
+          'ALLOWANCE_SHORT / BALANCE_SHORT: base units of the sold token the order needs (amount + fee, with the ' +
+          'maker’s orders of the same token ahead of it in the batch)',
+      },
+      available: {
+        type: 'string',
+        description: 'ALLOWANCE_SHORT / BALANCE_SHORT: the maker’s allowance or balance, in base units',
+      },
+      feeBps: {
+        type: 'integer',
+        description: 'FEE_ABOVE_CAP, when known: the fee in basis points of the amount',
+      },
+      maxFeeBps: { type: 'integer', description: 'FEE_ABOVE_CAP, when known: the cap in basis points' },
+      nextAttemptAt: { type: 'string', description: 'ISO 8601 UTC: when the keeper tries the order again' },
+      reason: {
+        type: 'string',
+        description:
+          'The last attempt’s failure reason (the keeper’s failure table), with the codes that follow one',
+      },
+    },
+  };
+}
+
 /** A limit order as every limit-order endpoint returns it. */
 export const limitOrderSchema: SchemaObject = {
   type: 'object',
@@ -243,5 +325,6 @@ export const limitOrderSchema: SchemaObject = {
       type: 'string',
       description: 'Empty string until cancelled, then the cancel time (ISO 8601 UTC)',
     },
+    diagnosis: diagnosisSchema('limit order'),
   },
 };

@@ -3,7 +3,7 @@ import type { LimitOrderChanges } from '../../../shared/domain/limit-order';
 import { defineRoute, type RouteDefinition } from '../../http/route-definition';
 import { INVALID_BODY } from '../../http/validator';
 import type { RouteDeps } from '../route-deps';
-import { limitOrderResponse } from './limit-order-response';
+import { limitOrderResponse } from '../../../shared/domain/limit-order-json';
 import { emptyChangeSetDetails, expiredDetails, orderAmountDetails } from './order-field-rules';
 import { LIMIT_ORDER_NOT_FOUND, orderFromWrite } from './pending-write';
 import { signingKeyOf } from '../../http/signing-key';

@@ -9,6 +9,8 @@ import {
   spokePoolInterface,
 } from '../../../shared/bridges/contracts';
 import type { CrossChainSwap, CrossChainSwapRequest } from '../../../shared/bridges/cross-chain-provider';
+import { buildFactsOf } from '../../../shared/bridges/transfer-builds';
+import type { NewTransferBuild } from '../../../shared/store/repositories/transfer-rows';
 import { ServiceError, ValidationError } from '../../../shared/domain/errors';
 import { INVALID_BODY } from '../../http/validator';
 import { resolveCrossChainTrade, type CrossChainTradeDeps } from '../quotes/cross-chain-trade';
@@ -16,9 +18,16 @@ import { noRoute } from '../quotes/single-chain-trade';
 import type { Fees } from '../quotes/schemas';
 import type { CrossChainSwapParams } from './schemas';
 
+/** Where the swap records what it built for our bridges (TransfersRepository), for the key's transfer events. */
+export interface TransferBuildRecorder {
+  recordBuild(build: NewTransferBuild, nowMs: number): Promise<string>;
+}
+
 export interface CrossChainSwapDeps extends CrossChainTradeDeps {
   /** RPC access per chain for the dry run; a source chain without a client is not simulated. */
   clients: { find(chainId: number): ChainClient | undefined };
+  /** Absent: no build is recorded, and the transfers of these swaps send no events. */
+  builds?: TransferBuildRecorder;
 }
 
 export interface CrossChainSwapBody {
@@ -135,13 +144,15 @@ async function gasOf(client: ChainClient, swap: CrossChainSwap, account: string)
  * A cross-chain swap: the quoted provider builds the source transaction for the account (which also receives the
  * output on the destination), and the transaction is run from the account before it is handed out. Calldata that
  * would revert for any reason but the account's own funding is refused (500 CROSS_CHAIN_SWAP_ERROR: request a new
- * quote).
+ * quote). Calldata of our own bridges is recorded as the key's build before it is handed out, so the transfer it
+ * makes sends the key its `transfer.updated` events (shared/bridges/transfer-builds.ts).
  */
 export async function swapCrossChain(
   deps: CrossChainSwapDeps,
   params: CrossChainSwapParams,
   fees: Fees | undefined,
   now: number,
+  apiKey?: string,
 ): Promise<CrossChainSwapBody> {
   const { request, providers } = await resolveCrossChainTrade(deps, params, fees);
   const provider = providers.find((p) => p.id === params.aggregatorId);
@@ -164,6 +175,10 @@ export async function swapCrossChain(
       throw crossChainSwapError('The transfer would revert on-chain', simulation.reason);
     }
     if (simulation.kind === 'runs') estimatedGas = await gasOf(client, swap, params.account);
+  }
+  if (deps.builds && apiKey) {
+    const facts = buildFactsOf(deps.chains, provider.id, params.fromChainId, params.account, swap);
+    if (facts) await deps.builds.recordBuild({ ...facts, apiKey }, now);
   }
   return {
     calldata: swap.data,

@@ -29,7 +29,7 @@ import {
 import type { Fees } from '../quotes/schemas';
 import { CrossChainProviders } from '../../../shared/bridges/provider-registry';
 import type { CrossChainRouteDeps } from '../quotes/post-quotes';
-import { crossChainSwapError, swapCrossChain } from './cross-chain-swap';
+import { crossChainSwapError, swapCrossChain, type TransferBuildRecorder } from './cross-chain-swap';
 import { swapBody, swapResponse, type SingleChainSwapParams, type SwapRequest } from './schemas';
 
 /** Calldata expires on-chain this long after it is built (the spec's 5 minutes). */
@@ -64,6 +64,8 @@ export interface SwapDeps extends TradeDeps {
   crossChain?: Pick<CrossChainRouteDeps, 'providers'>;
   /** RPC access per chain for the dry run; a chain without a client cannot be swapped on. */
   clients: { find(chainId: number): ChainClient | undefined };
+  /** Records the cross-chain swaps built for our bridges (their transfers' events go to the key); absent: none. */
+  builds?: TransferBuildRecorder;
 }
 
 export interface SingleChainSwap {
@@ -236,11 +238,17 @@ async function swapSingleChain(
 export function swapRoute(deps: SwapDeps & { now: () => number }): RouteDefinition {
   return defineRoute<SwapRequest>({
     ...swapEndpoint,
-    async handle({ body, log }) {
+    async handle({ body, log, auth }) {
       if (body.mode === 'cross-chain') {
         try {
           const providers = deps.crossChain?.providers ?? new CrossChainProviders([]);
-          const swap = await swapCrossChain({ ...deps, providers }, body.params, body.fees, deps.now());
+          const swap = await swapCrossChain(
+            { ...deps, providers },
+            body.params,
+            body.fees,
+            deps.now(),
+            auth?.apiKey,
+          );
           return { mode: 'cross-chain', swap };
         } catch (err) {
           if (err instanceof ServiceError) throw err;

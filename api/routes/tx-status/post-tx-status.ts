@@ -1,6 +1,7 @@
 import type { ChainRegistry } from '../../../shared/chain/chain-registry';
-import { NoTransferStatus, type TransferStatusReport } from '../../../shared/bridges/cross-chain-provider';
+import { NoTransferStatus } from '../../../shared/bridges/cross-chain-provider';
 import type { CrossChainProviders } from '../../../shared/bridges/provider-registry';
+import { transferStatusBody } from '../../../shared/bridges/transfer-status-body';
 import { ServiceError, ValidationError } from '../../../shared/domain/errors';
 import { defineRoute, type DocumentedRoute, type RouteDefinition } from '../../http/route-definition';
 import { INVALID_BODY } from '../../http/validator';
@@ -28,30 +29,6 @@ export interface TxStatusDeps {
   providers: CrossChainProviders;
 }
 
-export type TransferStatusBody = Omit<TransferStatusReport, 'status' | 'detailStatus'> & {
-  errorMsg: null;
-  status: string;
-  detailStatus: string | null;
-};
-
-/** The spec's field order, with errorMsg (always null in a 200) before the two statuses. */
-function statusBody(report: TransferStatusReport): TransferStatusBody {
-  return {
-    fromChainId: report.fromChainId,
-    toChainId: report.toChainId,
-    fromTxHash: report.fromTxHash,
-    toTxHash: report.toTxHash,
-    fromAmount: report.fromAmount,
-    toAmount: report.toAmount,
-    fromTokenAddress: report.fromTokenAddress,
-    toTokenAddress: report.toTokenAddress,
-    bridgeHash: report.bridgeHash,
-    errorMsg: null,
-    status: report.status,
-    detailStatus: report.detailStatus,
-  };
-}
-
 /** POST /tx-status: the provider named by the dexHash reads the transfer's status from the chains. */
 export function txStatusRoute(deps: TxStatusDeps): RouteDefinition {
   return defineRoute<TxStatusRequest>({
@@ -75,7 +52,7 @@ export function txStatusRoute(deps: TxStatusDeps): RouteDefinition {
         ]);
       }
       try {
-        return statusBody(await provider.status({ hash: body.hash, chainId: body.chainId }));
+        return transferStatusBody(await provider.status({ hash: body.hash, chainId: body.chainId }));
       } catch (err) {
         if (err instanceof NoTransferStatus) throw new ServiceError('TX_STATUS_ERROR', 500, err.message);
         if (err instanceof ServiceError) throw err;

@@ -10,6 +10,11 @@ export interface CliIo {
   homeDir: string;
   /** Defaults to globalThis.fetch. */
   fetch?: typeof fetch;
+  /**
+   * Registers what a following command (`tas events`) does on Ctrl-C instead of dying, until the returned function
+   * unregisters it; without it (or unregistered) an interrupt ends the process as usual.
+   */
+  onInterrupt?(handler: () => void): () => void;
 }
 
 /** The CLI's own version, sent in its User-Agent. */

@@ -13,6 +13,15 @@ runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   homeDir: os.homedir(),
+  onInterrupt: (handler) => {
+    // Only while registered: a second Ctrl-C (or one in any other command) ends the process as usual.
+    const once = (): void => {
+      process.removeListener('SIGINT', once);
+      handler();
+    };
+    process.on('SIGINT', once);
+    return () => process.removeListener('SIGINT', once);
+  },
 }).then(
   (code) => {
     // exitCode, not exit(): piped stdout is flushed before the process ends.

@@ -324,6 +324,114 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhooks
+     * @description Every live webhook of the signing key, oldest first, without secrets.
+     */
+    get: operations['getWebhooks'];
+    put?: never;
+    /**
+     * Register a webhook
+     * @description Events of this key’s resources are `POST`ed to `url` from now on: body `{"id","type","createdAt","data"}` (`data` is the resource exactly as its GET answers it), headers `x-tas-event-id`, `x-tas-timestamp` (Unix seconds) and `x-tas-signature`. A 2xx within 5 s is delivered; anything else is retried with backoff for at least 24 hours. Events of one resource arrive in order; the same event may arrive twice (deduplicate by its id). At most 10 webhooks per key (400 `At most 10 webhooks per API key`).
+     */
+    post: operations['postWebhooks'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read one webhook
+     * @description A missing or other key’s ID is `404 Webhook not found`.
+     */
+    get: operations['getWebhooksById'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook
+     * @description Deliveries stop at once (one already in flight may still arrive). Answers the deleted webhook.
+     */
+    delete: operations['deleteWebhooksById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Recent delivery attempts of a webhook
+     * @description The last 100 attempts, newest first, with the receiver’s status code.
+     */
+    get: operations['getWebhooksByIdDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a ping to a webhook
+     * @description Queues a `ping` event (`data: {webhookId}`) for this webhook only, delivered and retried like any event; its attempts appear under deliveries. The body is `{}`.
+     */
+    post: operations['postWebhooksByIdTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Follow events as Server-Sent Events
+     * @description Send `Accept: text/event-stream`. Answers `200 text/event-stream` (not enveloped) and keeps the connection open: each of the signing key’s events as `id:` (event id), `event:` (type) and `data:` (the same JSON body a webhook receives), and a `: keep-alive` comment every 15 s. Without `Last-Event-ID` the stream starts with events published after the connection; with it, right after that event (events are kept 7 days; an unknown id is 400 `Unknown Last-Event-ID`). The signature covers the connection; reconnect with a new signature and the last id seen.
+     */
+    get: operations['getEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/openapi.json': {
     parameters: {
       query?: never;
@@ -1749,6 +1857,46 @@ export interface operations {
               updatedAt: string;
               /** @description Empty string until cancelled, then the cancel time (ISO 8601 UTC) */
               deletedAt: string;
+              /** @description While the limit order is `pending`: why it has not executed yet, as the keeper last judged it; absent in every other status and until the keeper has judged it. A change of `code` is sent as an event of the order. */
+              diagnosis?: {
+                /**
+                 * @description `PRICE_NOT_REACHED`: the market price has not reached the trigger (limit order: `marketPrice` beside `priceTrigger`) or is outside the strategy’s bounds (DCA order: `marketPrice` beside `minPrice` / `maxPrice`); `ALLOWANCE_SHORT`: the maker’s allowance to the OrderExecutor is below amount + fee (`required`, `available`); the order waits for an approval; `BALANCE_SHORT`: the maker’s balance is below amount + fee (`required`, `available`); the order waits for funds; `FEE_ABOVE_CAP`: a fee was above its cap at the last attempt (`reason`: FEE_TOO_HIGH, the contract’s or the signed cap; GAS_TOO_EXPENSIVE, the network fee above the keeper’s); retried at `nextAttemptAt`; `NO_ROUTE`: no route for the pair and amount; retried (at `nextAttemptAt` when given); `CHAIN_STALE`: the chain’s state is stale or its RPC unreachable; the keeper claims nothing there until it recovers; `WAITING_FOR_BLOCK`: the price is reached; the order waits for a coming block (batches full, our batches in flight, or `reason`: the last attempt’s market failure); `BACKING_OFF`: the last attempt failed (`reason`); the next one is at `nextAttemptAt`
+                 * @enum {string}
+                 */
+                code:
+                  | 'PRICE_NOT_REACHED'
+                  | 'ALLOWANCE_SHORT'
+                  | 'BALANCE_SHORT'
+                  | 'FEE_ABOVE_CAP'
+                  | 'NO_ROUTE'
+                  | 'CHAIN_STALE'
+                  | 'WAITING_FOR_BLOCK'
+                  | 'BACKING_OFF';
+                /** @description The diagnosis in a sentence, for people; may change wording */
+                message: string;
+                /** @description ISO 8601 UTC: since when the code has held */
+                since: string;
+                /** @description PRICE_NOT_REACHED: units of the bought token per 1 sold token when judged (the pair’s reference price; once the keeper priced the order, what its amount plus fee would get). Rewritten only when it moved by 1% or more */
+                marketPrice?: number;
+                /** @description PRICE_NOT_REACHED of a limit order: its trigger */
+                priceTrigger?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s lower bound */
+                minPrice?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s upper bound */
+                maxPrice?: number;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: base units of the sold token the order needs (amount + fee, with the maker’s orders of the same token ahead of it in the batch) */
+                required?: string;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: the maker’s allowance or balance, in base units */
+                available?: string;
+                /** @description FEE_ABOVE_CAP, when known: the fee in basis points of the amount */
+                feeBps?: number;
+                /** @description FEE_ABOVE_CAP, when known: the cap in basis points */
+                maxFeeBps?: number;
+                /** @description ISO 8601 UTC: when the keeper tries the order again */
+                nextAttemptAt?: string;
+                /** @description The last attempt’s failure reason (the keeper’s failure table), with the codes that follow one */
+                reason?: string;
+              };
             }[];
             meta: components['schemas']['Meta'];
           };
@@ -1953,6 +2101,46 @@ export interface operations {
               updatedAt: string;
               /** @description Empty string until cancelled, then the cancel time (ISO 8601 UTC) */
               deletedAt: string;
+              /** @description While the limit order is `pending`: why it has not executed yet, as the keeper last judged it; absent in every other status and until the keeper has judged it. A change of `code` is sent as an event of the order. */
+              diagnosis?: {
+                /**
+                 * @description `PRICE_NOT_REACHED`: the market price has not reached the trigger (limit order: `marketPrice` beside `priceTrigger`) or is outside the strategy’s bounds (DCA order: `marketPrice` beside `minPrice` / `maxPrice`); `ALLOWANCE_SHORT`: the maker’s allowance to the OrderExecutor is below amount + fee (`required`, `available`); the order waits for an approval; `BALANCE_SHORT`: the maker’s balance is below amount + fee (`required`, `available`); the order waits for funds; `FEE_ABOVE_CAP`: a fee was above its cap at the last attempt (`reason`: FEE_TOO_HIGH, the contract’s or the signed cap; GAS_TOO_EXPENSIVE, the network fee above the keeper’s); retried at `nextAttemptAt`; `NO_ROUTE`: no route for the pair and amount; retried (at `nextAttemptAt` when given); `CHAIN_STALE`: the chain’s state is stale or its RPC unreachable; the keeper claims nothing there until it recovers; `WAITING_FOR_BLOCK`: the price is reached; the order waits for a coming block (batches full, our batches in flight, or `reason`: the last attempt’s market failure); `BACKING_OFF`: the last attempt failed (`reason`); the next one is at `nextAttemptAt`
+                 * @enum {string}
+                 */
+                code:
+                  | 'PRICE_NOT_REACHED'
+                  | 'ALLOWANCE_SHORT'
+                  | 'BALANCE_SHORT'
+                  | 'FEE_ABOVE_CAP'
+                  | 'NO_ROUTE'
+                  | 'CHAIN_STALE'
+                  | 'WAITING_FOR_BLOCK'
+                  | 'BACKING_OFF';
+                /** @description The diagnosis in a sentence, for people; may change wording */
+                message: string;
+                /** @description ISO 8601 UTC: since when the code has held */
+                since: string;
+                /** @description PRICE_NOT_REACHED: units of the bought token per 1 sold token when judged (the pair’s reference price; once the keeper priced the order, what its amount plus fee would get). Rewritten only when it moved by 1% or more */
+                marketPrice?: number;
+                /** @description PRICE_NOT_REACHED of a limit order: its trigger */
+                priceTrigger?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s lower bound */
+                minPrice?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s upper bound */
+                maxPrice?: number;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: base units of the sold token the order needs (amount + fee, with the maker’s orders of the same token ahead of it in the batch) */
+                required?: string;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: the maker’s allowance or balance, in base units */
+                available?: string;
+                /** @description FEE_ABOVE_CAP, when known: the fee in basis points of the amount */
+                feeBps?: number;
+                /** @description FEE_ABOVE_CAP, when known: the cap in basis points */
+                maxFeeBps?: number;
+                /** @description ISO 8601 UTC: when the keeper tries the order again */
+                nextAttemptAt?: string;
+                /** @description The last attempt’s failure reason (the keeper’s failure table), with the codes that follow one */
+                reason?: string;
+              };
             };
             meta: components['schemas']['Meta'];
           };
@@ -2093,6 +2281,46 @@ export interface operations {
               updatedAt: string;
               /** @description Empty string until cancelled, then the cancel time (ISO 8601 UTC) */
               deletedAt: string;
+              /** @description While the limit order is `pending`: why it has not executed yet, as the keeper last judged it; absent in every other status and until the keeper has judged it. A change of `code` is sent as an event of the order. */
+              diagnosis?: {
+                /**
+                 * @description `PRICE_NOT_REACHED`: the market price has not reached the trigger (limit order: `marketPrice` beside `priceTrigger`) or is outside the strategy’s bounds (DCA order: `marketPrice` beside `minPrice` / `maxPrice`); `ALLOWANCE_SHORT`: the maker’s allowance to the OrderExecutor is below amount + fee (`required`, `available`); the order waits for an approval; `BALANCE_SHORT`: the maker’s balance is below amount + fee (`required`, `available`); the order waits for funds; `FEE_ABOVE_CAP`: a fee was above its cap at the last attempt (`reason`: FEE_TOO_HIGH, the contract’s or the signed cap; GAS_TOO_EXPENSIVE, the network fee above the keeper’s); retried at `nextAttemptAt`; `NO_ROUTE`: no route for the pair and amount; retried (at `nextAttemptAt` when given); `CHAIN_STALE`: the chain’s state is stale or its RPC unreachable; the keeper claims nothing there until it recovers; `WAITING_FOR_BLOCK`: the price is reached; the order waits for a coming block (batches full, our batches in flight, or `reason`: the last attempt’s market failure); `BACKING_OFF`: the last attempt failed (`reason`); the next one is at `nextAttemptAt`
+                 * @enum {string}
+                 */
+                code:
+                  | 'PRICE_NOT_REACHED'
+                  | 'ALLOWANCE_SHORT'
+                  | 'BALANCE_SHORT'
+                  | 'FEE_ABOVE_CAP'
+                  | 'NO_ROUTE'
+                  | 'CHAIN_STALE'
+                  | 'WAITING_FOR_BLOCK'
+                  | 'BACKING_OFF';
+                /** @description The diagnosis in a sentence, for people; may change wording */
+                message: string;
+                /** @description ISO 8601 UTC: since when the code has held */
+                since: string;
+                /** @description PRICE_NOT_REACHED: units of the bought token per 1 sold token when judged (the pair’s reference price; once the keeper priced the order, what its amount plus fee would get). Rewritten only when it moved by 1% or more */
+                marketPrice?: number;
+                /** @description PRICE_NOT_REACHED of a limit order: its trigger */
+                priceTrigger?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s lower bound */
+                minPrice?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s upper bound */
+                maxPrice?: number;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: base units of the sold token the order needs (amount + fee, with the maker’s orders of the same token ahead of it in the batch) */
+                required?: string;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: the maker’s allowance or balance, in base units */
+                available?: string;
+                /** @description FEE_ABOVE_CAP, when known: the fee in basis points of the amount */
+                feeBps?: number;
+                /** @description FEE_ABOVE_CAP, when known: the cap in basis points */
+                maxFeeBps?: number;
+                /** @description ISO 8601 UTC: when the keeper tries the order again */
+                nextAttemptAt?: string;
+                /** @description The last attempt’s failure reason (the keeper’s failure table), with the codes that follow one */
+                reason?: string;
+              };
             };
             meta: components['schemas']['Meta'];
           };
@@ -2223,6 +2451,46 @@ export interface operations {
               updatedAt: string;
               /** @description Empty string until cancelled, then the cancel time (ISO 8601 UTC) */
               deletedAt: string;
+              /** @description While the limit order is `pending`: why it has not executed yet, as the keeper last judged it; absent in every other status and until the keeper has judged it. A change of `code` is sent as an event of the order. */
+              diagnosis?: {
+                /**
+                 * @description `PRICE_NOT_REACHED`: the market price has not reached the trigger (limit order: `marketPrice` beside `priceTrigger`) or is outside the strategy’s bounds (DCA order: `marketPrice` beside `minPrice` / `maxPrice`); `ALLOWANCE_SHORT`: the maker’s allowance to the OrderExecutor is below amount + fee (`required`, `available`); the order waits for an approval; `BALANCE_SHORT`: the maker’s balance is below amount + fee (`required`, `available`); the order waits for funds; `FEE_ABOVE_CAP`: a fee was above its cap at the last attempt (`reason`: FEE_TOO_HIGH, the contract’s or the signed cap; GAS_TOO_EXPENSIVE, the network fee above the keeper’s); retried at `nextAttemptAt`; `NO_ROUTE`: no route for the pair and amount; retried (at `nextAttemptAt` when given); `CHAIN_STALE`: the chain’s state is stale or its RPC unreachable; the keeper claims nothing there until it recovers; `WAITING_FOR_BLOCK`: the price is reached; the order waits for a coming block (batches full, our batches in flight, or `reason`: the last attempt’s market failure); `BACKING_OFF`: the last attempt failed (`reason`); the next one is at `nextAttemptAt`
+                 * @enum {string}
+                 */
+                code:
+                  | 'PRICE_NOT_REACHED'
+                  | 'ALLOWANCE_SHORT'
+                  | 'BALANCE_SHORT'
+                  | 'FEE_ABOVE_CAP'
+                  | 'NO_ROUTE'
+                  | 'CHAIN_STALE'
+                  | 'WAITING_FOR_BLOCK'
+                  | 'BACKING_OFF';
+                /** @description The diagnosis in a sentence, for people; may change wording */
+                message: string;
+                /** @description ISO 8601 UTC: since when the code has held */
+                since: string;
+                /** @description PRICE_NOT_REACHED: units of the bought token per 1 sold token when judged (the pair’s reference price; once the keeper priced the order, what its amount plus fee would get). Rewritten only when it moved by 1% or more */
+                marketPrice?: number;
+                /** @description PRICE_NOT_REACHED of a limit order: its trigger */
+                priceTrigger?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s lower bound */
+                minPrice?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s upper bound */
+                maxPrice?: number;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: base units of the sold token the order needs (amount + fee, with the maker’s orders of the same token ahead of it in the batch) */
+                required?: string;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: the maker’s allowance or balance, in base units */
+                available?: string;
+                /** @description FEE_ABOVE_CAP, when known: the fee in basis points of the amount */
+                feeBps?: number;
+                /** @description FEE_ABOVE_CAP, when known: the cap in basis points */
+                maxFeeBps?: number;
+                /** @description ISO 8601 UTC: when the keeper tries the order again */
+                nextAttemptAt?: string;
+                /** @description The last attempt’s failure reason (the keeper’s failure table), with the codes that follow one */
+                reason?: string;
+              };
             };
             meta: components['schemas']['Meta'];
           };
@@ -2418,6 +2686,46 @@ export interface operations {
               updatedAt: string;
               /** @description Empty string until cancelled, then the cancel time (ISO 8601 UTC) */
               deletedAt: string;
+              /** @description While the limit order is `pending`: why it has not executed yet, as the keeper last judged it; absent in every other status and until the keeper has judged it. A change of `code` is sent as an event of the order. */
+              diagnosis?: {
+                /**
+                 * @description `PRICE_NOT_REACHED`: the market price has not reached the trigger (limit order: `marketPrice` beside `priceTrigger`) or is outside the strategy’s bounds (DCA order: `marketPrice` beside `minPrice` / `maxPrice`); `ALLOWANCE_SHORT`: the maker’s allowance to the OrderExecutor is below amount + fee (`required`, `available`); the order waits for an approval; `BALANCE_SHORT`: the maker’s balance is below amount + fee (`required`, `available`); the order waits for funds; `FEE_ABOVE_CAP`: a fee was above its cap at the last attempt (`reason`: FEE_TOO_HIGH, the contract’s or the signed cap; GAS_TOO_EXPENSIVE, the network fee above the keeper’s); retried at `nextAttemptAt`; `NO_ROUTE`: no route for the pair and amount; retried (at `nextAttemptAt` when given); `CHAIN_STALE`: the chain’s state is stale or its RPC unreachable; the keeper claims nothing there until it recovers; `WAITING_FOR_BLOCK`: the price is reached; the order waits for a coming block (batches full, our batches in flight, or `reason`: the last attempt’s market failure); `BACKING_OFF`: the last attempt failed (`reason`); the next one is at `nextAttemptAt`
+                 * @enum {string}
+                 */
+                code:
+                  | 'PRICE_NOT_REACHED'
+                  | 'ALLOWANCE_SHORT'
+                  | 'BALANCE_SHORT'
+                  | 'FEE_ABOVE_CAP'
+                  | 'NO_ROUTE'
+                  | 'CHAIN_STALE'
+                  | 'WAITING_FOR_BLOCK'
+                  | 'BACKING_OFF';
+                /** @description The diagnosis in a sentence, for people; may change wording */
+                message: string;
+                /** @description ISO 8601 UTC: since when the code has held */
+                since: string;
+                /** @description PRICE_NOT_REACHED: units of the bought token per 1 sold token when judged (the pair’s reference price; once the keeper priced the order, what its amount plus fee would get). Rewritten only when it moved by 1% or more */
+                marketPrice?: number;
+                /** @description PRICE_NOT_REACHED of a limit order: its trigger */
+                priceTrigger?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s lower bound */
+                minPrice?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s upper bound */
+                maxPrice?: number;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: base units of the sold token the order needs (amount + fee, with the maker’s orders of the same token ahead of it in the batch) */
+                required?: string;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: the maker’s allowance or balance, in base units */
+                available?: string;
+                /** @description FEE_ABOVE_CAP, when known: the fee in basis points of the amount */
+                feeBps?: number;
+                /** @description FEE_ABOVE_CAP, when known: the cap in basis points */
+                maxFeeBps?: number;
+                /** @description ISO 8601 UTC: when the keeper tries the order again */
+                nextAttemptAt?: string;
+                /** @description The last attempt’s failure reason (the keeper’s failure table), with the codes that follow one */
+                reason?: string;
+              };
             };
             meta: components['schemas']['Meta'];
           };
@@ -2594,6 +2902,46 @@ export interface operations {
                 transactionHash?: string;
                 /** @description When it failed */
                 errorMessage?: string;
+                /** @description While the DCA order is `pending`: why it has not executed yet, as the keeper last judged it; absent in every other status and until the keeper has judged it. A change of `code` is sent as an event of the order. */
+                diagnosis?: {
+                  /**
+                   * @description `PRICE_NOT_REACHED`: the market price has not reached the trigger (limit order: `marketPrice` beside `priceTrigger`) or is outside the strategy’s bounds (DCA order: `marketPrice` beside `minPrice` / `maxPrice`); `ALLOWANCE_SHORT`: the maker’s allowance to the OrderExecutor is below amount + fee (`required`, `available`); the order waits for an approval; `BALANCE_SHORT`: the maker’s balance is below amount + fee (`required`, `available`); the order waits for funds; `FEE_ABOVE_CAP`: a fee was above its cap at the last attempt (`reason`: FEE_TOO_HIGH, the contract’s or the signed cap; GAS_TOO_EXPENSIVE, the network fee above the keeper’s); retried at `nextAttemptAt`; `NO_ROUTE`: no route for the pair and amount; retried (at `nextAttemptAt` when given); `CHAIN_STALE`: the chain’s state is stale or its RPC unreachable; the keeper claims nothing there until it recovers; `WAITING_FOR_BLOCK`: the price is reached; the order waits for a coming block (batches full, our batches in flight, or `reason`: the last attempt’s market failure); `BACKING_OFF`: the last attempt failed (`reason`); the next one is at `nextAttemptAt`
+                   * @enum {string}
+                   */
+                  code:
+                    | 'PRICE_NOT_REACHED'
+                    | 'ALLOWANCE_SHORT'
+                    | 'BALANCE_SHORT'
+                    | 'FEE_ABOVE_CAP'
+                    | 'NO_ROUTE'
+                    | 'CHAIN_STALE'
+                    | 'WAITING_FOR_BLOCK'
+                    | 'BACKING_OFF';
+                  /** @description The diagnosis in a sentence, for people; may change wording */
+                  message: string;
+                  /** @description ISO 8601 UTC: since when the code has held */
+                  since: string;
+                  /** @description PRICE_NOT_REACHED: units of the bought token per 1 sold token when judged (the pair’s reference price; once the keeper priced the order, what its amount plus fee would get). Rewritten only when it moved by 1% or more */
+                  marketPrice?: number;
+                  /** @description PRICE_NOT_REACHED of a limit order: its trigger */
+                  priceTrigger?: number;
+                  /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s lower bound */
+                  minPrice?: number;
+                  /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s upper bound */
+                  maxPrice?: number;
+                  /** @description ALLOWANCE_SHORT / BALANCE_SHORT: base units of the sold token the order needs (amount + fee, with the maker’s orders of the same token ahead of it in the batch) */
+                  required?: string;
+                  /** @description ALLOWANCE_SHORT / BALANCE_SHORT: the maker’s allowance or balance, in base units */
+                  available?: string;
+                  /** @description FEE_ABOVE_CAP, when known: the fee in basis points of the amount */
+                  feeBps?: number;
+                  /** @description FEE_ABOVE_CAP, when known: the cap in basis points */
+                  maxFeeBps?: number;
+                  /** @description ISO 8601 UTC: when the keeper tries the order again */
+                  nextAttemptAt?: string;
+                  /** @description The last attempt’s failure reason (the keeper’s failure table), with the codes that follow one */
+                  reason?: string;
+                };
                 /**
                  * @description ISO 8601 UTC
                  * @example 2026-11-21T10:00:00.000Z
@@ -3206,6 +3554,46 @@ export interface operations {
               transactionHash?: string;
               /** @description When it failed */
               errorMessage?: string;
+              /** @description While the DCA order is `pending`: why it has not executed yet, as the keeper last judged it; absent in every other status and until the keeper has judged it. A change of `code` is sent as an event of the order. */
+              diagnosis?: {
+                /**
+                 * @description `PRICE_NOT_REACHED`: the market price has not reached the trigger (limit order: `marketPrice` beside `priceTrigger`) or is outside the strategy’s bounds (DCA order: `marketPrice` beside `minPrice` / `maxPrice`); `ALLOWANCE_SHORT`: the maker’s allowance to the OrderExecutor is below amount + fee (`required`, `available`); the order waits for an approval; `BALANCE_SHORT`: the maker’s balance is below amount + fee (`required`, `available`); the order waits for funds; `FEE_ABOVE_CAP`: a fee was above its cap at the last attempt (`reason`: FEE_TOO_HIGH, the contract’s or the signed cap; GAS_TOO_EXPENSIVE, the network fee above the keeper’s); retried at `nextAttemptAt`; `NO_ROUTE`: no route for the pair and amount; retried (at `nextAttemptAt` when given); `CHAIN_STALE`: the chain’s state is stale or its RPC unreachable; the keeper claims nothing there until it recovers; `WAITING_FOR_BLOCK`: the price is reached; the order waits for a coming block (batches full, our batches in flight, or `reason`: the last attempt’s market failure); `BACKING_OFF`: the last attempt failed (`reason`); the next one is at `nextAttemptAt`
+                 * @enum {string}
+                 */
+                code:
+                  | 'PRICE_NOT_REACHED'
+                  | 'ALLOWANCE_SHORT'
+                  | 'BALANCE_SHORT'
+                  | 'FEE_ABOVE_CAP'
+                  | 'NO_ROUTE'
+                  | 'CHAIN_STALE'
+                  | 'WAITING_FOR_BLOCK'
+                  | 'BACKING_OFF';
+                /** @description The diagnosis in a sentence, for people; may change wording */
+                message: string;
+                /** @description ISO 8601 UTC: since when the code has held */
+                since: string;
+                /** @description PRICE_NOT_REACHED: units of the bought token per 1 sold token when judged (the pair’s reference price; once the keeper priced the order, what its amount plus fee would get). Rewritten only when it moved by 1% or more */
+                marketPrice?: number;
+                /** @description PRICE_NOT_REACHED of a limit order: its trigger */
+                priceTrigger?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s lower bound */
+                minPrice?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s upper bound */
+                maxPrice?: number;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: base units of the sold token the order needs (amount + fee, with the maker’s orders of the same token ahead of it in the batch) */
+                required?: string;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: the maker’s allowance or balance, in base units */
+                available?: string;
+                /** @description FEE_ABOVE_CAP, when known: the fee in basis points of the amount */
+                feeBps?: number;
+                /** @description FEE_ABOVE_CAP, when known: the cap in basis points */
+                maxFeeBps?: number;
+                /** @description ISO 8601 UTC: when the keeper tries the order again */
+                nextAttemptAt?: string;
+                /** @description The last attempt’s failure reason (the keeper’s failure table), with the codes that follow one */
+                reason?: string;
+              };
               /**
                * @description ISO 8601 UTC
                * @example 2026-11-21T10:00:00.000Z
@@ -3327,6 +3715,46 @@ export interface operations {
               transactionHash?: string;
               /** @description When it failed */
               errorMessage?: string;
+              /** @description While the DCA order is `pending`: why it has not executed yet, as the keeper last judged it; absent in every other status and until the keeper has judged it. A change of `code` is sent as an event of the order. */
+              diagnosis?: {
+                /**
+                 * @description `PRICE_NOT_REACHED`: the market price has not reached the trigger (limit order: `marketPrice` beside `priceTrigger`) or is outside the strategy’s bounds (DCA order: `marketPrice` beside `minPrice` / `maxPrice`); `ALLOWANCE_SHORT`: the maker’s allowance to the OrderExecutor is below amount + fee (`required`, `available`); the order waits for an approval; `BALANCE_SHORT`: the maker’s balance is below amount + fee (`required`, `available`); the order waits for funds; `FEE_ABOVE_CAP`: a fee was above its cap at the last attempt (`reason`: FEE_TOO_HIGH, the contract’s or the signed cap; GAS_TOO_EXPENSIVE, the network fee above the keeper’s); retried at `nextAttemptAt`; `NO_ROUTE`: no route for the pair and amount; retried (at `nextAttemptAt` when given); `CHAIN_STALE`: the chain’s state is stale or its RPC unreachable; the keeper claims nothing there until it recovers; `WAITING_FOR_BLOCK`: the price is reached; the order waits for a coming block (batches full, our batches in flight, or `reason`: the last attempt’s market failure); `BACKING_OFF`: the last attempt failed (`reason`); the next one is at `nextAttemptAt`
+                 * @enum {string}
+                 */
+                code:
+                  | 'PRICE_NOT_REACHED'
+                  | 'ALLOWANCE_SHORT'
+                  | 'BALANCE_SHORT'
+                  | 'FEE_ABOVE_CAP'
+                  | 'NO_ROUTE'
+                  | 'CHAIN_STALE'
+                  | 'WAITING_FOR_BLOCK'
+                  | 'BACKING_OFF';
+                /** @description The diagnosis in a sentence, for people; may change wording */
+                message: string;
+                /** @description ISO 8601 UTC: since when the code has held */
+                since: string;
+                /** @description PRICE_NOT_REACHED: units of the bought token per 1 sold token when judged (the pair’s reference price; once the keeper priced the order, what its amount plus fee would get). Rewritten only when it moved by 1% or more */
+                marketPrice?: number;
+                /** @description PRICE_NOT_REACHED of a limit order: its trigger */
+                priceTrigger?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s lower bound */
+                minPrice?: number;
+                /** @description PRICE_NOT_REACHED of a DCA order: the strategy’s upper bound */
+                maxPrice?: number;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: base units of the sold token the order needs (amount + fee, with the maker’s orders of the same token ahead of it in the batch) */
+                required?: string;
+                /** @description ALLOWANCE_SHORT / BALANCE_SHORT: the maker’s allowance or balance, in base units */
+                available?: string;
+                /** @description FEE_ABOVE_CAP, when known: the fee in basis points of the amount */
+                feeBps?: number;
+                /** @description FEE_ABOVE_CAP, when known: the cap in basis points */
+                maxFeeBps?: number;
+                /** @description ISO 8601 UTC: when the keeper tries the order again */
+                nextAttemptAt?: string;
+                /** @description The last attempt’s failure reason (the keeper’s failure table), with the codes that follow one */
+                reason?: string;
+              };
               /**
                * @description ISO 8601 UTC
                * @example 2026-11-21T10:00:00.000Z
@@ -3527,6 +3955,729 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Too Many Requests"}`: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Service error; `error.code` says which (`INTERNAL_ERROR` for unexpected failures). Or: Gateway `{message: "Internal Server Error"}`: no response from the service */
+      500: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
+      503: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+    };
+  };
+  getWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Branch on this, never on `data`
+             * @enum {boolean}
+             */
+            success: true;
+            data: {
+              /** @description Webhook ID (UUID) */
+              id: string;
+              url: string;
+              events: (
+                'limit_order.updated' | 'dca_strategy.updated' | 'dca_order.updated' | 'transfer.updated'
+              )[];
+              /** Format: date-time */
+              createdAt: string;
+            }[];
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description Gateway `{message: "Unauthorized"}`: a signing header is missing */
+      401: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description `FORBIDDEN`: the body does not match the signed `bodyHash` (`Invalid body hash`). Or: Gateway `{message: "Forbidden"}`: authentication failed (key, passphrase, signature, timestamp or nonce) */
+      403: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Too Many Requests"}`: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Service error; `error.code` says which (`INTERNAL_ERROR` for unexpected failures). Or: Gateway `{message: "Internal Server Error"}`: no response from the service */
+      500: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
+      503: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+    };
+  };
+  postWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description An `http` or `https` URL that accepts `POST` requests
+           * @example https://example.com/tas-events
+           */
+          url: string;
+          /** @description Event types to send; all of them when absent */
+          events?: (
+            'limit_order.updated' | 'dca_strategy.updated' | 'dca_order.updated' | 'transfer.updated'
+          )[];
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Branch on this, never on `data`
+             * @enum {boolean}
+             */
+            success: true;
+            data: {
+              /** @description Webhook ID (UUID) */
+              id: string;
+              url: string;
+              events: (
+                'limit_order.updated' | 'dca_strategy.updated' | 'dca_order.updated' | 'transfer.updated'
+              )[];
+              /** Format: date-time */
+              createdAt: string;
+              /** @description The signing secret (`whsec_` and 64 hex digits), shown only in this answer: each delivery carries `x-tas-signature`, the lowercase hex HMAC-SHA256 under this secret of `<x-tas-timestamp>.<raw body>` */
+              secret: string;
+            };
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description `VALIDATION_ERROR`: a field or query parameter is missing, wrongly typed or out of range (see `error.details`) */
+      400: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Gateway `{message: "Unauthorized"}`: a signing header is missing */
+      401: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description `FORBIDDEN`: the body does not match the signed `bodyHash` (`Invalid body hash`). Or: Gateway `{message: "Forbidden"}`: authentication failed (key, passphrase, signature, timestamp or nonce) */
+      403: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Payload Too Large"}`: the body exceeds the size limit */
+      413: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Too Many Requests"}`: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Service error; `error.code` says which (`INTERNAL_ERROR` for unexpected failures). Or: Gateway `{message: "Internal Server Error"}`: no response from the service */
+      500: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
+      503: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+    };
+  };
+  getWebhooksById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook ID; another key’s webhook is reported as not found */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Branch on this, never on `data`
+             * @enum {boolean}
+             */
+            success: true;
+            data: {
+              /** @description Webhook ID (UUID) */
+              id: string;
+              url: string;
+              events: (
+                'limit_order.updated' | 'dca_strategy.updated' | 'dca_order.updated' | 'transfer.updated'
+              )[];
+              /** Format: date-time */
+              createdAt: string;
+            };
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description Gateway `{message: "Unauthorized"}`: a signing header is missing */
+      401: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description `FORBIDDEN`: the body does not match the signed `bodyHash` (`Invalid body hash`). Or: Gateway `{message: "Forbidden"}`: authentication failed (key, passphrase, signature, timestamp or nonce) */
+      403: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description `NOT_FOUND`: no such resource for this API key */
+      404: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Gateway `{message: "Too Many Requests"}`: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Service error; `error.code` says which (`INTERNAL_ERROR` for unexpected failures). Or: Gateway `{message: "Internal Server Error"}`: no response from the service */
+      500: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
+      503: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+    };
+  };
+  deleteWebhooksById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook ID; another key’s webhook is reported as not found */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Branch on this, never on `data`
+             * @enum {boolean}
+             */
+            success: true;
+            data: {
+              /** @description Webhook ID (UUID) */
+              id: string;
+              url: string;
+              events: (
+                'limit_order.updated' | 'dca_strategy.updated' | 'dca_order.updated' | 'transfer.updated'
+              )[];
+              /** Format: date-time */
+              createdAt: string;
+            };
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description Gateway `{message: "Unauthorized"}`: a signing header is missing */
+      401: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description `FORBIDDEN`: the body does not match the signed `bodyHash` (`Invalid body hash`). Or: Gateway `{message: "Forbidden"}`: authentication failed (key, passphrase, signature, timestamp or nonce) */
+      403: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description `NOT_FOUND`: no such resource for this API key */
+      404: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Gateway `{message: "Too Many Requests"}`: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Service error; `error.code` says which (`INTERNAL_ERROR` for unexpected failures). Or: Gateway `{message: "Internal Server Error"}`: no response from the service */
+      500: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
+      503: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+    };
+  };
+  getWebhooksByIdDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook ID; another key’s webhook is reported as not found */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Branch on this, never on `data`
+             * @enum {boolean}
+             */
+            success: true;
+            data: {
+              eventId: string;
+              eventType: string;
+              /** @description 1 for the first attempt at this event, then 2, 3, … */
+              attempt: number;
+              /** @description The receiver’s HTTP status; null when no answer came in 5 s or the connection failed */
+              statusCode: number | null;
+              error: string | null;
+              durationMs: number;
+              /** Format: date-time */
+              createdAt: string;
+            }[];
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description Gateway `{message: "Unauthorized"}`: a signing header is missing */
+      401: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description `FORBIDDEN`: the body does not match the signed `bodyHash` (`Invalid body hash`). Or: Gateway `{message: "Forbidden"}`: authentication failed (key, passphrase, signature, timestamp or nonce) */
+      403: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description `NOT_FOUND`: no such resource for this API key */
+      404: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Gateway `{message: "Too Many Requests"}`: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Service error; `error.code` says which (`INTERNAL_ERROR` for unexpected failures). Or: Gateway `{message: "Internal Server Error"}`: no response from the service */
+      500: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
+      503: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+    };
+  };
+  postWebhooksByIdTest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook ID; another key’s webhook is reported as not found */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Branch on this, never on `data`
+             * @enum {boolean}
+             */
+            success: true;
+            data: {
+              eventId: string;
+            };
+            meta: components['schemas']['Meta'];
+          };
+        };
+      };
+      /** @description Gateway `{message: "Unauthorized"}`: a signing header is missing */
+      401: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description `FORBIDDEN`: the body does not match the signed `bodyHash` (`Invalid body hash`). Or: Gateway `{message: "Forbidden"}`: authentication failed (key, passphrase, signature, timestamp or nonce) */
+      403: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description `NOT_FOUND`: no such resource for this API key */
+      404: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Gateway `{message: "Payload Too Large"}`: the body exceeds the size limit */
+      413: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Too Many Requests"}`: wait for `Retry-After` seconds */
+      429: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Service error; `error.code` says which (`INTERNAL_ERROR` for unexpected failures). Or: Gateway `{message: "Internal Server Error"}`: no response from the service */
+      500: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Service Unavailable"}`: the request ran past the gateway timeout, or the store could not be reached to verify it (then with `Retry-After`; the credentials were not judged) */
+      503: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+    };
+  };
+  getEvents: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Resume right after this event */
+        'Last-Event-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK (text/event-stream, not enveloped) */
+      200: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description `VALIDATION_ERROR`: a field or query parameter is missing, wrongly typed or out of range (see `error.details`) */
+      400: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description Gateway `{message: "Unauthorized"}`: a signing header is missing */
+      401: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
+        };
+      };
+      /** @description Gateway `{message: "Forbidden"}`: authentication failed (key, passphrase, signature, timestamp or nonce) */
+      403: {
+        headers: {
+          RequestId: components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GatewayError'];
         };
       };
       /** @description Gateway `{message: "Too Many Requests"}`: wait for `Retry-After` seconds */

@@ -1,3 +1,5 @@
+import { recordEvents } from '../../events/event-outbox';
+import { DCA_ORDER_EVENTS, DCA_STRATEGY_EVENTS } from '../../events/resource-kinds';
 import type { Knex } from 'knex';
 import type { DcaOrder, DcaStrategy, DcaStrategyStatus, DcaStrategyWithOrders } from '../../domain/dca';
 import {
@@ -45,13 +47,20 @@ function orderOldestFirst<T>(
 export class DcaRepository {
   constructor(protected readonly knex: Knex) {}
 
+  /** Inserts the strategy with its first `dca_strategy.updated` event. */
   async insertStrategy(strategy: DcaStrategy): Promise<void> {
-    await this.knex(STRATEGIES).insert(strategyToRow(strategy));
+    await this.knex.transaction(async (trx) => {
+      await trx(STRATEGIES).insert(strategyToRow(strategy));
+      await recordEvents(trx, DCA_STRATEGY_EVENTS, [strategy.id], strategy.createdAt);
+    });
   }
 
   /** The keeper creates one order per slot; the (strategy, iteration) unique key refuses a second one. */
   async insertOrder(order: DcaOrder): Promise<void> {
-    await this.knex(ORDERS).insert(orderToRow(order));
+    await this.knex.transaction(async (trx) => {
+      await trx(ORDERS).insert(orderToRow(order));
+      await recordEvents(trx, DCA_ORDER_EVENTS, [order.id], order.createdAt);
+    });
   }
 
   async findStrategyForKey(apiKey: string, id: string): Promise<DcaStrategy | undefined> {
@@ -179,10 +188,20 @@ export class DcaRepository {
             updated_at: plan.next.updatedAt,
           });
         if (changed === 0) return false;
+        await recordEvents(trx, DCA_STRATEGY_EVENTS, [id], now);
         if (plan.cancels) {
+          const pending: Array<{ id: string }> = await trx(ORDERS)
+            .select('id')
+            .where({ strategy_id: id, status: 'pending' });
           await trx(ORDERS)
             .where({ strategy_id: id, status: 'pending' })
             .update({ status: 'cancelled', updated_at: now });
+          await recordEvents(
+            trx,
+            DCA_ORDER_EVENTS,
+            pending.map((row) => row.id),
+            now,
+          );
         }
         return true;
       });

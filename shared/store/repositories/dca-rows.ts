@@ -1,3 +1,4 @@
+import { parseDiagnosis, serializeDiagnosis } from '../../domain/diagnosis';
 import type { DcaOrder, DcaOrderStatus, DcaStrategy, DcaStrategyStatus } from '../../domain/dca';
 
 /** Both drivers may hand BIGINT and DOUBLE columns back as strings; every numeric column goes through Number. */
@@ -44,6 +45,7 @@ export interface DcaOrderRow {
   status: string;
   transaction_hash: string | null;
   error_message: string | null;
+  diagnosis?: string | null;
   attempt_number: Numeric;
   lease_owner: string | null;
   lease_expires_at: Numeric | null;
@@ -124,6 +126,7 @@ export function orderFromRow(row: DcaOrderRow): DcaOrder {
     status: row.status as DcaOrderStatus,
     transactionHash: row.transaction_hash,
     errorMessage: row.error_message,
+    diagnosis: parseDiagnosis(row.diagnosis),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -145,6 +148,7 @@ export function orderToRow(
     status: o.status,
     transaction_hash: o.transactionHash,
     error_message: o.errorMessage,
+    diagnosis: o.diagnosis ? serializeDiagnosis(o.diagnosis) : null,
     created_at: o.createdAt,
     updated_at: o.updatedAt,
   };

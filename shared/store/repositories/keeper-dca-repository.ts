@@ -1,3 +1,5 @@
+import { recordEvents } from '../../events/event-outbox';
+import { DCA_ORDER_EVENTS, DCA_STRATEGY_EVENTS } from '../../events/resource-kinds';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isDuplicateKeyError, type Dialect } from '../create-knex';
@@ -96,7 +98,7 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
     private readonly knex: Knex,
     dialect: Dialect,
   ) {
-    this.moves = new KeeperRowMoves(knex, dialect, ORDERS);
+    this.moves = new KeeperRowMoves(knex, dialect, ORDERS, DCA_ORDER_EVENTS);
   }
 
   /** Open DCA orders per chain and status (pending, executing): the keeper's gauge. */
@@ -180,6 +182,7 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
           updated_at: nowMs,
         };
         await db(ORDERS).insert(row);
+        await this.moves.recordChanged(db, [row.id], nowMs);
         return fromRow(row);
       });
       if (created) return { kind: 'created', order: created };
@@ -399,30 +402,32 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
     const strategies: Array<{ strategy_id: string }> = await this.knex(ORDERS)
       .distinct('strategy_id')
       .whereIn('id', ids);
+    const strategyIds = strategies.map((row) => row.strategy_id);
     await this.knex(STRATEGIES)
-      .whereIn(
-        'id',
-        strategies.map((row) => row.strategy_id),
-      )
+      .whereIn('id', strategyIds)
       .andWhere('status', 'finished')
       .update({ status: 'active', ...this.moves.bump(nowMs) });
+    await this.recordStrategies(this.knex, strategyIds, nowMs);
     return ids;
   }
 
   /** executing → successful, from the contract's OrderExecuted event (final, whoever holds the lease). */
   async complete(id: string, success: DcaSuccess, nowMs: number): Promise<boolean> {
-    const changed = await this.knex(ORDERS)
-      .where({ id, status: 'executing' })
-      .update({
-        status: 'successful',
-        transaction_hash: success.transactionHash,
-        amount_received: success.amountReceived ?? 0,
-        execution_price: success.executionPrice ?? 0,
-        lease_owner: null,
-        lease_expires_at: null,
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0;
+    return this.moves.atomic(async (db) => {
+      const changed = await db(ORDERS)
+        .where({ id, status: 'executing' })
+        .update({
+          status: 'successful',
+          transaction_hash: success.transactionHash,
+          amount_received: success.amountReceived ?? 0,
+          execution_price: success.executionPrice ?? 0,
+          lease_owner: null,
+          lease_expires_at: null,
+          ...this.moves.bump(nowMs),
+        });
+      if (changed > 0) await this.moves.recordChanged(db, [id], nowMs);
+      return changed > 0;
+    });
   }
 
   /**
@@ -454,6 +459,7 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
           ...this.moves.bump(nowMs),
         });
       if (changed === 0) return false;
+      await this.moves.recordChanged(db, [id], nowMs);
       if (!options.final) await this.cancelWhereStrategyInactive(db, [id], nowMs);
       return true;
     });
@@ -473,16 +479,19 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
    * executing one the owner holds that never reached a transaction.
    */
   async expireOrder(id: string, nowMs: number, owner?: string): Promise<boolean> {
-    const query = this.knex(ORDERS).where({ id });
-    if (owner === undefined) query.andWhere('status', 'pending');
-    else query.andWhere({ status: 'executing', lease_owner: owner }).whereNull('keeper_tx_id');
-    const changed = await query.update({
-      status: 'expired',
-      lease_owner: null,
-      lease_expires_at: null,
-      ...this.moves.bump(nowMs),
+    return this.moves.atomic(async (db) => {
+      const query = db(ORDERS).where({ id });
+      if (owner === undefined) query.andWhere('status', 'pending');
+      else query.andWhere({ status: 'executing', lease_owner: owner }).whereNull('keeper_tx_id');
+      const changed = await query.update({
+        status: 'expired',
+        lease_owner: null,
+        lease_expires_at: null,
+        ...this.moves.bump(nowMs),
+      });
+      if (changed > 0) await this.moves.recordChanged(db, [id], nowMs);
+      return changed > 0;
     });
-    return changed > 0;
   }
 
   /**
@@ -490,10 +499,22 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
    * back to pending here checks the strategy; this sweep catches anything else (a strategy cancelled by hand).
    */
   async cancelPendingOrdersOfCancelledStrategies(nowMs: number): Promise<number> {
-    return this.knex(ORDERS)
-      .where('status', 'pending')
-      .whereIn('strategy_id', this.knex(STRATEGIES).select('id').whereNot('status', 'active'))
-      .update({ status: 'cancelled', ...this.moves.bump(nowMs) });
+    return this.moves.atomic(async (db) => {
+      const rows: Array<{ id: string }> = await db(ORDERS)
+        .select('id')
+        .where('status', 'pending')
+        .whereIn('strategy_id', db(STRATEGIES).select('id').whereNot('status', 'active'));
+      const ids = rows.map((row) => row.id);
+      let changed = 0;
+      for (const part of chunks(ids)) {
+        changed += await db(ORDERS)
+          .whereIn('id', part)
+          .andWhere('status', 'pending')
+          .update({ status: 'cancelled', ...this.moves.bump(nowMs) });
+      }
+      await this.moves.recordChanged(db, ids, nowMs);
+      return changed;
+    });
   }
 
   /**
@@ -503,17 +524,20 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
    * created once `iterations_created` reached `iterations`.
    */
   async finishStrategyIfDone(strategyId: string, nowMs: number): Promise<boolean> {
-    const changed = await this.knex(STRATEGIES)
-      .where({ id: strategyId, status: 'active' })
-      .andWhereRaw('iterations_created >= iterations')
-      .whereNotExists(
-        this.knex(ORDERS)
-          .select(this.knex.raw('1'))
-          .where('strategy_id', strategyId)
-          .whereIn('status', ['pending', 'executing']),
-      )
-      .update({ status: 'finished', ...this.moves.bump(nowMs) });
-    return changed > 0;
+    return this.moves.atomic(async (db) => {
+      const changed = await db(STRATEGIES)
+        .where({ id: strategyId, status: 'active' })
+        .andWhereRaw('iterations_created >= iterations')
+        .whereNotExists(
+          db(ORDERS)
+            .select(db.raw('1'))
+            .where('strategy_id', strategyId)
+            .whereIn('status', ['pending', 'executing']),
+        )
+        .update({ status: 'finished', ...this.moves.bump(nowMs) });
+      if (changed > 0) await this.recordStrategies(db, [strategyId], nowMs);
+      return changed > 0;
+    });
   }
 
   /** Of the given orders, those now pending under a strategy that is not active become cancelled. */
@@ -535,7 +559,15 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
       .whereIn('status', ['pending', 'executing'])
       .whereNull('keeper_tx_id')
       .update({ status: 'cancelled', lease_owner: null, lease_expires_at: null, ...this.moves.bump(nowMs) });
+    await this.moves.recordChanged(db, inactiveIds, nowMs);
     return inactiveIds;
+  }
+
+  /** The strategies' `dca_strategy.updated` events, in the write's transaction (see KeeperRowMoves.recordChanged). */
+  private async recordStrategies(db: Db, ids: readonly string[], nowMs: number): Promise<void> {
+    if (!ids.length) return;
+    if (db.isTransaction) await recordEvents(db as Knex.Transaction, DCA_STRATEGY_EVENTS, ids, nowMs);
+    else await db.transaction((trx) => recordEvents(trx, DCA_STRATEGY_EVENTS, ids, nowMs));
   }
 
   private async withStrategies(db: Db, rows: readonly KeeperDcaOrderRow[]): Promise<ClaimedDcaOrder[]> {

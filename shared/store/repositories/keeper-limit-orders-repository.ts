@@ -1,3 +1,4 @@
+import { LIMIT_ORDER_EVENTS } from '../../events/resource-kinds';
 import type { Knex } from 'knex';
 import type { Dialect } from '../create-knex';
 import type { LimitOrder, LimitOrderStatus } from '../../domain/limit-order';
@@ -130,7 +131,7 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
     private readonly knex: Knex,
     dialect: Dialect,
   ) {
-    this.moves = new KeeperRowMoves(knex, dialect, TABLE);
+    this.moves = new KeeperRowMoves(knex, dialect, TABLE, LIMIT_ORDER_EVENTS);
   }
 
   /** Open orders per chain and status (pending, executing, submitted): the keeper's gauge. */
@@ -305,26 +306,34 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
     fields: SubmittedFields,
     nowMs: number,
   ): Promise<boolean> {
-    const changed = await this.knex(TABLE)
-      .where({ id: ref.id, version: ref.version, status: 'executing', lease_owner: owner })
-      .whereNull('keeper_tx_id')
-      .update({
-        ...executionColumns(fields),
-        status: 'submitted',
-        keeper_tx_id: fields.keeperTxId,
-        tx_hash: fields.txHash,
-        executor_address: fields.executorAddress,
-        lease_expires_at: fields.leaseExpiresAt,
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0;
+    return this.moves.atomic(async (db) => {
+      const changed = await db(TABLE)
+        .where({ id: ref.id, version: ref.version, status: 'executing', lease_owner: owner })
+        .whereNull('keeper_tx_id')
+        .update({
+          ...executionColumns(fields),
+          status: 'submitted',
+          keeper_tx_id: fields.keeperTxId,
+          tx_hash: fields.txHash,
+          executor_address: fields.executorAddress,
+          lease_expires_at: fields.leaseExpiresAt,
+          ...this.moves.bump(nowMs),
+        });
+      if (changed > 0) await this.moves.recordChanged(db, [ref.id], nowMs);
+      return changed > 0;
+    });
   }
 
   /** A replacement (or the mined one of several hashes) becomes the order's `txHash`. */
   async setTxHashOfTransaction(keeperTxId: string, txHash: string, nowMs: number): Promise<number> {
-    return this.knex(TABLE)
-      .where({ keeper_tx_id: keeperTxId, status: 'submitted' })
-      .update({ tx_hash: txHash, ...this.moves.bump(nowMs) });
+    return this.moves.atomic(async (db) => {
+      const ids = await this.openInTransaction(keeperTxId, db);
+      const changed = await db(TABLE)
+        .where({ keeper_tx_id: keeperTxId, status: 'submitted' })
+        .update({ tx_hash: txHash, ...this.moves.bump(nowMs) });
+      await this.moves.recordChanged(db, ids, nowMs);
+      return changed;
+    });
   }
 
   /** The tracker's lease moves with its transaction's (renewal or take-over). */
@@ -354,8 +363,8 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
     });
   }
 
-  async openInTransaction(keeperTxId: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.knex(TABLE)
+  async openInTransaction(keeperTxId: string, db: Db = this.knex): Promise<string[]> {
+    const rows: Array<{ id: string }> = await db(TABLE)
       .select('id')
       .where({ keeper_tx_id: keeperTxId, status: 'submitted' });
     return rows.map((row) => row.id);
@@ -386,16 +395,19 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
    * the lease. Returns false when the order is not in either status (already settled: a repeat is harmless).
    */
   async complete(id: string, success: OrderSuccess, nowMs: number): Promise<boolean> {
-    const changed = await this.knex(TABLE)
-      .where({ id })
-      .whereIn('status', ['submitted', 'executing'])
-      .update({
-        status: 'completed',
-        tx_hash: success.transactionHash,
-        ...this.moves.noLease(),
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0;
+    return this.moves.atomic(async (db) => {
+      const changed = await db(TABLE)
+        .where({ id })
+        .whereIn('status', ['submitted', 'executing'])
+        .update({
+          status: 'completed',
+          tx_hash: success.transactionHash,
+          ...this.moves.noLease(),
+          ...this.moves.bump(nowMs),
+        });
+      if (changed > 0) await this.moves.recordChanged(db, [id], nowMs);
+      return changed > 0;
+    });
   }
 
   /**
@@ -435,14 +447,18 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
             ...this.moves.noLease(),
           };
       // Written over the exact row read: the reason list is read-modify-write.
-      const changed = await this.knex(TABLE)
-        .where({ id, version: current.version, status: current.status, lease_owner: owner })
-        .update({
-          ...executionColumns(options.fields),
-          ...columns,
-          attempt_number: Number(current.attempt_number) + 1,
-          ...this.moves.bump(nowMs),
-        });
+      const changed = await this.moves.atomic(async (db) => {
+        const written = await db(TABLE)
+          .where({ id, version: current.version, status: current.status, lease_owner: owner })
+          .update({
+            ...executionColumns(options.fields),
+            ...columns,
+            attempt_number: Number(current.attempt_number) + 1,
+            ...this.moves.bump(nowMs),
+          });
+        if (written > 0) await this.moves.recordChanged(db, [id], nowMs);
+        return written;
+      });
       if (changed > 0) return this.findById(id);
     }
     throw new Error(`Limit order ${id} kept changing while its failure was being written`);

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { recordEvents } from '../../events/event-outbox';
+import type { ResourceKind } from '../../events/resource-kinds';
 import type { Dialect } from '../create-knex';
 
 /** Bound parameters per statement stay far under SQLite's and MySQL's limits. */
@@ -32,7 +34,24 @@ export class KeeperRowMoves<Row> {
     private readonly knex: Knex,
     private readonly dialect: Dialect,
     private readonly table: string,
+    /** The events the table's rows send; absent: its moves send none. */
+    private readonly events?: ResourceKind,
   ) {}
+
+  /**
+   * Sends the events of rows this store transaction changed (those whose evented fields moved). Called after the
+   * write, in its transaction; outside one it opens its own (only for writes that are one statement already
+   * committed: the event then follows the change instead of sharing its commit).
+   */
+  async recordChanged(db: Db, ids: readonly string[], nowMs: number): Promise<void> {
+    const kind = this.events;
+    if (!kind || !ids.length) return;
+    if (db.isTransaction) {
+      await recordEvents(db as Knex.Transaction, kind, ids, nowMs);
+      return;
+    }
+    await db.transaction((trx) => recordEvents(trx, kind, ids, nowMs));
+  }
 
   bump(nowMs: number): Record<string, unknown> {
     return { version: this.knex.raw('version + 1'), updated_at: nowMs };
@@ -84,16 +103,20 @@ export class KeeperRowMoves<Row> {
     nowMs: number,
     nextAttemptAt?: number,
   ): Promise<boolean> {
-    const changed = await db(this.table)
-      .where({ id, status: 'executing', lease_owner: owner })
-      .whereNull('keeper_tx_id')
-      .update({
-        status: 'pending',
-        ...this.noLease(),
-        ...(nextAttemptAt === undefined ? {} : { next_attempt_at: nextAttemptAt }),
-        ...this.bump(nowMs),
-      });
-    return changed > 0;
+    const write = async (trx: Db): Promise<boolean> => {
+      const changed = await trx(this.table)
+        .where({ id, status: 'executing', lease_owner: owner })
+        .whereNull('keeper_tx_id')
+        .update({
+          status: 'pending',
+          ...this.noLease(),
+          ...(nextAttemptAt === undefined ? {} : { next_attempt_at: nextAttemptAt }),
+          ...this.bump(nowMs),
+        });
+      if (changed > 0) await this.recordChanged(trx, [id], nowMs);
+      return changed > 0;
+    };
+    return db.isTransaction ? write(db) : db.transaction(write);
   }
 
   /** The tracker's lease on the rows of a transaction, which sit in `status` while it is open. */
@@ -128,7 +151,9 @@ export class KeeperRowMoves<Row> {
     await this.knex(this.table)
       .where({ keeper_tx_id: keeperTxId, status: from })
       .update({ status: to, lease_owner: owner, lease_expires_at: leaseExpiresAt, ...this.bump(nowMs) });
-    return rows.map((row) => row.id);
+    const ids = rows.map((row) => row.id);
+    await this.recordChanged(this.knex, ids, nowMs);
+    return ids;
   }
 
   /** Rows inside a transaction (in `status`) whose tracker stopped renewing its lease, oldest lease first. */
@@ -161,6 +186,11 @@ export class KeeperRowMoves<Row> {
         .whereIn('id', filter(db(this.table).select('id')))
         .update(columns)
         .returning('*');
+      await this.recordChanged(
+        db,
+        rows.map((row) => (row as { id: string }).id),
+        nowMs,
+      );
       return rows;
     }
     // A claim by ids must lock only those rows: on a small table the optimizer may prefer the status index,
@@ -172,6 +202,7 @@ export class KeeperRowMoves<Row> {
     if (!locked.length) return [];
     const ids = locked.map((row) => row.id);
     await db(this.table).whereIn('id', ids).update(columns);
+    await this.recordChanged(db, ids, nowMs);
     return db(this.table).whereIn('id', ids);
   }
 }

@@ -1,3 +1,4 @@
+import { parseDiagnosis, serializeDiagnosis } from '../../domain/diagnosis';
 import type { LimitOrder, LimitOrderStatus } from '../../domain/limit-order';
 
 /** Both drivers may hand BIGINT and DOUBLE columns back as strings; every numeric column goes through Number. */
@@ -31,6 +32,7 @@ export interface LimitOrderRow {
   allowance: string;
   estimate_gas: string;
   effective_price_gas: string;
+  diagnosis?: string | null;
   lease_owner: string | null;
   lease_expires_at: Numeric | null;
   next_attempt_at: Numeric;
@@ -79,6 +81,7 @@ export function limitOrderFromRow(row: LimitOrderRow): LimitOrder {
     allowance: row.allowance,
     estimateGas: row.estimate_gas,
     effectivePriceGas: row.effective_price_gas,
+    diagnosis: parseDiagnosis(row.diagnosis),
     leaseOwner: row.lease_owner,
     leaseExpiresAt: nullableNumber(row.lease_expires_at),
     nextAttemptAt: Number(row.next_attempt_at),
@@ -117,6 +120,7 @@ export function limitOrderToRow(order: LimitOrder): LimitOrderRow {
     allowance: order.allowance,
     estimate_gas: order.estimateGas,
     effective_price_gas: order.effectivePriceGas,
+    diagnosis: order.diagnosis ? serializeDiagnosis(order.diagnosis) : null,
     lease_owner: order.leaseOwner,
     lease_expires_at: order.leaseExpiresAt,
     next_attempt_at: order.nextAttemptAt,

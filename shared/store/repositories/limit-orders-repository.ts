@@ -1,3 +1,5 @@
+import { recordEvents } from '../../events/event-outbox';
+import { LIMIT_ORDER_EVENTS } from '../../events/resource-kinds';
 import type { Knex } from 'knex';
 import type { FastReader } from '../fast-reader';
 import type { LimitOrder, LimitOrderChanges, LimitOrderStatus } from '../../domain/limit-order';
@@ -52,8 +54,12 @@ export class LimitOrdersRepository {
     private readonly reader: FastReader,
   ) {}
 
+  /** Inserts the order with its first `limit_order.updated` event (status `pending`). */
   async insert(order: LimitOrder): Promise<void> {
-    await this.knex<LimitOrderRow>(TABLE).insert(limitOrderToRow(order));
+    await this.knex.transaction(async (trx) => {
+      await trx<LimitOrderRow>(TABLE).insert(limitOrderToRow(order));
+      await recordEvents(trx, LIMIT_ORDER_EVENTS, [order.id], order.createdAt);
+    });
   }
 
   /** The order when it exists and belongs to the key; another key's order is as good as missing. */
@@ -139,6 +145,7 @@ export class LimitOrdersRepository {
         const changed = await trx(TABLE)
           .where({ id, api_key: apiKey, status: 'pending' })
           .update({ ...columns, version: trx.raw('version + 1') });
+        if (changed > 0) await recordEvents(trx, LIMIT_ORDER_EVENTS, [id], Number(columns.updated_at));
         const order = await this.findIn(trx, apiKey, id);
         if (!order) return { kind: 'not-found' };
         if (changed > 0) return { kind: 'updated', order };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { TRANSFER_EVENTS } from '../../events/transfer-events';
 import { isDuplicateKeyError, type Dialect } from '../create-knex';
 import { KeeperRowMoves } from './keeper-row-moves';
 import { errorText, nullableNumber } from './transfer-rows';
@@ -134,12 +135,15 @@ class Rollback extends Error {}
  */
 export class RootBundlesRepository {
   private readonly moves: KeeperRowMoves<RootBundleRow>;
+  /** The transfers a bundle settles: their repaid / refunded moves send their `transfer.updated` events. */
+  private readonly transferMoves: KeeperRowMoves<unknown>;
 
   constructor(
     private readonly knex: Knex,
     dialect: Dialect,
   ) {
     this.moves = new KeeperRowMoves(knex, dialect, TABLE);
+    this.transferMoves = new KeeperRowMoves(knex, dialect, TRANSFERS, TRANSFER_EVENTS);
   }
 
   async findById(id: string): Promise<RootBundle | undefined> {
@@ -308,14 +312,31 @@ export class RootBundlesRepository {
     txHash: string,
     nowMs: number,
   ): Promise<{ repaid: number; refunded: number }> {
-    const bump = { version: this.knex.raw('version + 1'), updated_at: nowMs };
-    const repaid = await this.knex(TRANSFERS)
-      .where({ repayment_bundle_row: id, repayment_leaf_id: leafId, status: 'filled' })
-      .update({ status: 'repaid', repayment_tx_hash: txHash, ...bump });
-    const refunded = await this.knex(TRANSFERS)
-      .where({ refund_bundle_row: id, refund_leaf_id: leafId, status: 'expired' })
-      .update({ status: 'refunded', refund_tx_hash: txHash, ...bump });
-    const counts = { repaid, refunded };
+    const counts = await this.transferMoves.atomic(async (db) => {
+      const bump = { version: db.raw('version + 1'), updated_at: nowMs };
+      const repayments = { repayment_bundle_row: id, repayment_leaf_id: leafId };
+      const refunds = { refund_bundle_row: id, refund_leaf_id: leafId };
+      const repaid = await db(TRANSFERS)
+        .where({ ...repayments, status: 'filled' })
+        .update({ status: 'repaid', repayment_tx_hash: txHash, ...bump });
+      const refunded = await db(TRANSFERS)
+        .where({ ...refunds, status: 'expired' })
+        .update({ status: 'refunded', refund_tx_hash: txHash, ...bump });
+      // The leaf's transfers as this transaction left them: those whose status now shows otherwise send an event.
+      const settled: Array<{ id: string }> = await db(TRANSFERS)
+        .select('id')
+        .where((q) =>
+          q
+            .where({ ...repayments, status: 'repaid', repayment_tx_hash: txHash })
+            .orWhere((r) => r.where({ ...refunds, status: 'refunded', refund_tx_hash: txHash })),
+        );
+      await this.transferMoves.recordChanged(
+        db,
+        settled.map((row) => row.id),
+        nowMs,
+      );
+      return { repaid, refunded };
+    });
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
       const row: RootBundleRow | undefined = await this.knex(TABLE).where({ id }).first();
       if (!row) return counts;

@@ -109,9 +109,54 @@ export interface Transfer extends NewTransfer {
   refundBundleRow: string | null;
   repayment: SettlementRef | null;
   refund: SettlementRef | null;
+  /** The API key whose swap built the source transaction (it gets the transfer's events); null: none did. */
+  apiKey: string | null;
+  /** The build the deposit was matched to, with what POST /tx-status shows that the calldata alone fixes. */
+  buildId: string | null;
+  source: TransferSource | null;
+  /** When the keeper first acted on the deposit with its origin confirmations; null while it waits for them. */
+  confirmedAt: number | null;
   version: number;
   createdAt: number;
   updatedAt: number;
+}
+
+/** What POST /tx-status shows of a source transaction to our entry that its calldata alone fixes. */
+export interface TransferSource {
+  /** What the account spends, fees included (`fromAmount`), base units. */
+  amount: string;
+  /** `fromTokenAddress`: the input token, or the native pseudo-address for a native input. */
+  token: string;
+  /** `toTokenAddress`: the output token as the recipient gets it (the native pseudo-address for wrapped native). */
+  deliveredToken: string;
+}
+
+/**
+ * A cross-chain swap POST /swap built for one of our bridges: the calldata is known by its hash only. A deposit is
+ * this build's when its source transaction was sent by `account` to `entry` with exactly this calldata and value.
+ */
+export interface NewTransferBuild {
+  apiKey: string;
+  provider: TransferProvider;
+  originChainId: number;
+  destinationChainId: number;
+  account: string;
+  entry: string;
+  calldataHash: string;
+  value: bigint;
+  source: TransferSource;
+}
+
+export interface TransferBuild extends NewTransferBuild {
+  id: string;
+  createdAt: number;
+}
+
+/** The build a deposit is linked to (its key gets the transfer's events); null: none. */
+export interface DepositLink {
+  apiKey: string;
+  buildId: string;
+  source: TransferSource;
 }
 
 type Numeric = number | string;
@@ -164,9 +209,32 @@ export interface TransferRow {
   refund_bundle_id: Numeric | null;
   refund_leaf_id: Numeric | null;
   refund_tx_hash: string | null;
+  api_key: string | null;
+  build_id: string | null;
+  source_amount: string | null;
+  source_token: string | null;
+  delivered_token: string | null;
+  confirmed_at: Numeric | null;
+  event_key?: string | null;
   version: Numeric;
   created_at: Numeric;
   updated_at: Numeric;
+}
+
+export interface TransferBuildRow {
+  id: string;
+  api_key: string;
+  provider: string;
+  origin_chain_id: Numeric;
+  destination_chain_id: Numeric;
+  account: string;
+  entry: string;
+  calldata_hash: string;
+  value: string;
+  source_amount: string;
+  source_token: string;
+  delivered_token: string;
+  created_at: Numeric;
 }
 
 export const nullableNumber = (value: Numeric | null): number | null =>
@@ -226,9 +294,48 @@ export function transferFromRow(row: TransferRow): Transfer {
     refundBundleRow: row.refund_bundle_row,
     repayment: settlement(row.repayment_bundle_id, row.repayment_leaf_id, row.repayment_tx_hash),
     refund: settlement(row.refund_bundle_id, row.refund_leaf_id, row.refund_tx_hash),
+    apiKey: row.api_key ?? null,
+    buildId: row.build_id ?? null,
+    source: sourceOf(row),
+    confirmedAt: nullableNumber(row.confirmed_at ?? null),
     version: Number(row.version),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+  };
+}
+
+/** The stored source fields; null on a transfer no build of ours made (or stored before they existed). */
+export function sourceOf(
+  row: Pick<TransferRow, 'source_amount' | 'source_token' | 'delivered_token'>,
+): TransferSource | null {
+  if (!row.source_amount || !row.source_token || !row.delivered_token) return null;
+  return { amount: row.source_amount, token: row.source_token, deliveredToken: row.delivered_token };
+}
+
+/** The link's columns: a deposit re-read after a reorg is linked again (or unlinked) from its new transaction. */
+export function linkColumns(link: DepositLink | null): Partial<TransferRow> {
+  return {
+    api_key: link?.apiKey ?? null,
+    build_id: link?.buildId ?? null,
+    source_amount: link?.source.amount ?? null,
+    source_token: link?.source.token ?? null,
+    delivered_token: link?.source.deliveredToken ?? null,
+  };
+}
+
+export function buildFromRow(row: TransferBuildRow): TransferBuild {
+  return {
+    id: row.id,
+    apiKey: row.api_key,
+    provider: row.provider as TransferProvider,
+    originChainId: Number(row.origin_chain_id),
+    destinationChainId: Number(row.destination_chain_id),
+    account: row.account,
+    entry: row.entry,
+    calldataHash: row.calldata_hash,
+    value: BigInt(row.value),
+    source: { amount: row.source_amount, token: row.source_token, deliveredToken: row.delivered_token },
+    createdAt: Number(row.created_at),
   };
 }
 

@@ -1,18 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { TRANSFER_EVENTS } from '../../events/transfer-events';
 import type { LeaseHolder } from './lease-holder';
 import { isDuplicateKeyError, type Dialect } from '../create-knex';
-import { KeeperRowMoves } from './keeper-row-moves';
+import { KeeperRowMoves, type Db } from './keeper-row-moves';
 import {
   DONE_STATUS,
   INITIAL_STATUS,
   IN_FLIGHT_STATUS,
   NO_FILL_TX,
+  buildFromRow,
   depositColumns,
   errorText,
+  linkColumns,
   transferFromRow,
+  type DepositLink,
   type NewTransfer,
+  type NewTransferBuild,
   type Transfer,
+  type TransferBuild,
+  type TransferBuildRow,
   type TransferProvider,
   type TransferRow,
   type TransferStatus,
@@ -22,6 +29,13 @@ export * from './transfer-rows';
 
 const TABLE = 'cross_chain_transfers';
 const CURSORS = 'cross_chain_cursors';
+const BUILDS = 'transfer_builds';
+/** Builds are matched for this long: far past their calldata's deadline, for a keeper that indexes late. */
+const BUILD_RETENTION_MS = 7 * 24 * 3_600_000;
+/** Old builds are dropped once every this many builds recorded by a process. */
+const BUILD_PRUNE_EVERY = 256;
+/** Builds of one account and calldata looked at, at most (two keys already make it nobody's). */
+const BUILDS_PER_MATCH = 100;
 /** Rows a sweep looks at per call; the next tick takes the rest. */
 const SWEEP_LIMIT = 100;
 /** States in which a transfer's output has left (or is leaving) the relayer's or the bridge's hands. */
@@ -55,44 +69,74 @@ const PAID_OUT_STATUSES: readonly TransferStatus[] = [
  * row's lease owner signs, and a new owner never signs while a signed transaction is unresolved.
  *
  * Settlement columns (repayment / refund) are written by the root bundles repository.
+ *
+ * Events: a transfer linked to the key whose POST /swap built its source transaction (`api_key`, see
+ * shared/bridges/transfer-builds.ts) sends `transfer.updated` (shared/events/transfer-events.ts) from each move that
+ * changes what its status shows, written in the move's store transaction.
  */
 export class TransfersRepository implements LeaseHolder {
   private readonly moves: KeeperRowMoves<TransferRow>;
+  private buildsRecorded = 0;
 
   constructor(
     private readonly knex: Knex,
     dialect: Dialect,
   ) {
-    this.moves = new KeeperRowMoves(knex, dialect, TABLE);
+    this.moves = new KeeperRowMoves(knex, dialect, TABLE, TRANSFER_EVENTS);
+  }
+
+  /** One conditional write of one row and its events, in one store transaction; resolves whether it wrote. */
+  private writeOne(id: string, nowMs: number, write: (db: Db) => Promise<number>): Promise<boolean> {
+    return this.moves.atomic(async (db) => {
+      const changed = await write(db);
+      if (changed > 0) await this.moves.recordChanged(db, [id], nowMs);
+      return changed > 0;
+    });
+  }
+
+  /** Set on the first keeper move of a deposit with its origin confirmations (a postponement or a claim). */
+  private confirmedAt(db: Db, nowMs: number): Knex.Raw {
+    return db.raw('coalesce(confirmed_at, ?)', [nowMs]);
   }
 
   /**
-   * Stores a deposit read from the origin chain. A new one is inserted in its initial state. One already known is
-   * rewritten only while nothing was done with it (initial or reorged): a re-read after a reorg may carry another
-   * block, or, as deposit ids are a counter, another deposit under the same id. Resolves what happened.
+   * Stores a deposit read from the origin chain, linked to the build that made it (`link`, from the indexer) or to
+   * none. A new one is inserted in its initial state. One already known is rewritten only while nothing was done
+   * with it (initial or reorged): a re-read after a reorg may carry another block, or, as deposit ids are a counter,
+   * another deposit under the same id, and its link is the new transaction's. Resolves what happened.
    */
-  async upsertDeposit(deposit: NewTransfer, nowMs: number): Promise<'inserted' | 'updated' | 'unchanged'> {
+  async upsertDeposit(
+    deposit: NewTransfer,
+    nowMs: number,
+    link: DepositLink | null = null,
+  ): Promise<'inserted' | 'updated' | 'unchanged'> {
     const initial = INITIAL_STATUS[deposit.provider];
+    const id = randomUUID();
     try {
-      await this.knex(TABLE).insert({
-        id: randomUUID(),
-        provider: deposit.provider,
-        origin_chain_id: deposit.originChainId,
-        deposit_id: deposit.depositId,
-        ...depositColumns(deposit),
-        status: initial,
-        ...NO_FILL_TX,
-        fill_block_number: null,
-        fill_block_hash: null,
-        filled_by: null,
-        lease_owner: null,
-        lease_expires_at: null,
-        attempts: 0,
-        next_attempt_at: 0,
-        last_error: null,
-        version: 0,
-        created_at: nowMs,
-        updated_at: nowMs,
+      await this.moves.atomic(async (db) => {
+        await db(TABLE).insert({
+          id,
+          provider: deposit.provider,
+          origin_chain_id: deposit.originChainId,
+          deposit_id: deposit.depositId,
+          ...depositColumns(deposit),
+          ...linkColumns(link),
+          confirmed_at: null,
+          status: initial,
+          ...NO_FILL_TX,
+          fill_block_number: null,
+          fill_block_hash: null,
+          filled_by: null,
+          lease_owner: null,
+          lease_expires_at: null,
+          attempts: 0,
+          next_attempt_at: 0,
+          last_error: null,
+          version: 0,
+          created_at: nowMs,
+          updated_at: nowMs,
+        });
+        await this.moves.recordChanged(db, [id], nowMs);
       });
       return 'inserted';
     } catch (err) {
@@ -104,18 +148,91 @@ export class TransfersRepository implements LeaseHolder {
       origin_contract: deposit.originContract.toLowerCase(),
       deposit_id: deposit.depositId,
     };
-    const changed = await this.knex(TABLE)
-      .where(key)
-      .whereIn('status', [initial, 'reorged'])
-      .andWhere((q) =>
-        q
-          .where('status', 'reorged')
-          .orWhereNot('deposit_block_hash', deposit.depositBlockHash)
-          .orWhereNot('deposit_tx_hash', deposit.depositTxHash)
-          .orWhereNot('deposit_log_index', deposit.depositLogIndex),
-      )
-      .update({ ...depositColumns(deposit), status: initial, next_attempt_at: 0, ...this.moves.bump(nowMs) });
-    return changed > 0 ? 'updated' : 'unchanged';
+    return this.moves.atomic(async (db) => {
+      const existing: Pick<TransferRow, 'id' | 'api_key'> | undefined = await db(TABLE)
+        .select('id', 'api_key')
+        .where(key)
+        .first();
+      if (!existing) return 'unchanged';
+      const relinked = (existing.api_key ?? null) !== (link?.apiKey ?? null);
+      const changed = await db(TABLE)
+        .where({ id: existing.id })
+        .whereIn('status', [initial, 'reorged'])
+        .andWhere((q) =>
+          q
+            .where('status', 'reorged')
+            .orWhereNot('deposit_block_hash', deposit.depositBlockHash)
+            .orWhereNot('deposit_tx_hash', deposit.depositTxHash)
+            .orWhereNot('deposit_log_index', deposit.depositLogIndex),
+        )
+        .update({
+          ...depositColumns(deposit),
+          ...linkColumns(link),
+          // Another key's transfer now: its first event is sent whatever the last one to the other key said.
+          ...(relinked ? { event_key: null } : {}),
+          confirmed_at: null,
+          status: initial,
+          next_attempt_at: 0,
+          ...this.moves.bump(nowMs),
+        });
+      if (changed === 0) return 'unchanged';
+      await this.moves.recordChanged(db, [existing.id], nowMs);
+      return 'updated';
+    });
+  }
+
+  /**
+   * Records a cross-chain swap POST /swap built for our bridges, so that the deposit its calldata makes is linked to
+   * the key (shared/bridges/transfer-builds.ts). Builds past their retention are dropped now and then.
+   */
+  async recordBuild(build: NewTransferBuild, nowMs: number): Promise<string> {
+    const id = randomUUID();
+    await this.knex(BUILDS).insert({
+      id,
+      api_key: build.apiKey,
+      provider: build.provider,
+      origin_chain_id: build.originChainId,
+      destination_chain_id: build.destinationChainId,
+      account: build.account.toLowerCase(),
+      entry: build.entry.toLowerCase(),
+      calldata_hash: build.calldataHash.toLowerCase(),
+      value: build.value.toString(),
+      source_amount: build.source.amount,
+      source_token: build.source.token,
+      delivered_token: build.source.deliveredToken,
+      created_at: nowMs,
+    } satisfies TransferBuildRow);
+    this.buildsRecorded += 1;
+    if (this.buildsRecorded % BUILD_PRUNE_EVERY === 1) await this.pruneBuilds(nowMs - BUILD_RETENTION_MS);
+    return id;
+  }
+
+  /** Drops builds recorded before `beforeMs`; resolves how many. */
+  pruneBuilds(beforeMs: number): Promise<number> {
+    return this.knex(BUILDS).where('created_at', '<', beforeMs).delete();
+  }
+
+  /** Whether an account has builds on a chain (the indexer reads a deposit's transaction only then). */
+  async hasBuilds(originChainId: number, account: string): Promise<boolean> {
+    const row = await this.knex(BUILDS)
+      .select('id')
+      .where({ origin_chain_id: originChainId, account: account.toLowerCase() })
+      .first();
+    return row !== undefined;
+  }
+
+  /** The builds of an account on a chain with this calldata, oldest first. */
+  async buildsOf(originChainId: number, account: string, calldataHash: string): Promise<TransferBuild[]> {
+    const rows: TransferBuildRow[] = await this.knex(BUILDS)
+      .where({
+        origin_chain_id: originChainId,
+        account: account.toLowerCase(),
+        calldata_hash: calldataHash.toLowerCase(),
+      })
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .limit(BUILDS_PER_MATCH);
+    return rows.map(buildFromRow);
   }
 
   async findById(id: string): Promise<Transfer | undefined> {
@@ -300,17 +417,20 @@ export class TransfersRepository implements LeaseHolder {
   async claim(id: string, owner: string, leaseMs: number, nowMs: number): Promise<Transfer | undefined> {
     const row = await this.findById(id);
     if (!row) return undefined;
-    const changed = await this.knex(TABLE)
-      .where({ id, status: INITIAL_STATUS[row.provider] })
-      .andWhere('next_attempt_at', '<=', nowMs)
-      .update({
-        status: IN_FLIGHT_STATUS[row.provider],
-        lease_owner: owner,
-        lease_expires_at: nowMs + leaseMs,
-        ...NO_FILL_TX,
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0 ? this.findById(id) : undefined;
+    const changed = await this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, status: INITIAL_STATUS[row.provider] })
+        .andWhere('next_attempt_at', '<=', nowMs)
+        .update({
+          status: IN_FLIGHT_STATUS[row.provider],
+          lease_owner: owner,
+          lease_expires_at: nowMs + leaseMs,
+          confirmed_at: this.confirmedAt(db, nowMs),
+          ...NO_FILL_TX,
+          ...this.moves.bump(nowMs),
+        }),
+    );
+    return changed ? this.findById(id) : undefined;
   }
 
   /** The lease of an in-flight row, renewed by its owner while it follows the transaction. */
@@ -333,23 +453,24 @@ export class TransfersRepository implements LeaseHolder {
     leaseMs: number,
     nowMs: number,
   ): Promise<boolean> {
-    const changed = await this.knex(TABLE)
-      .where({ id, lease_owner: owner })
-      .whereIn('status', Object.values(IN_FLIGHT_STATUS))
-      .andWhere('lease_expires_at', '>=', nowMs)
-      .update({
-        fill_tx_hash: tx.txHash,
-        fill_tx_hashes: JSON.stringify([tx.txHash]),
-        fill_raw_tx: tx.rawTx,
-        fill_sender: tx.sender,
-        fill_nonce: tx.nonce,
-        fill_sent_block: tx.sentBlock,
-        fill_last_sent_block: tx.sentBlock,
-        fill_sent_at: nowMs,
-        lease_expires_at: nowMs + leaseMs,
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0;
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, lease_owner: owner })
+        .whereIn('status', Object.values(IN_FLIGHT_STATUS))
+        .andWhere('lease_expires_at', '>=', nowMs)
+        .update({
+          fill_tx_hash: tx.txHash,
+          fill_tx_hashes: JSON.stringify([tx.txHash]),
+          fill_raw_tx: tx.rawTx,
+          fill_sender: tx.sender,
+          fill_nonce: tx.nonce,
+          fill_sent_block: tx.sentBlock,
+          fill_last_sent_block: tx.sentBlock,
+          fill_sent_at: nowMs,
+          lease_expires_at: nowMs + leaseMs,
+          ...this.moves.bump(nowMs),
+        }),
+    );
   }
 
   /**
@@ -368,18 +489,19 @@ export class TransfersRepository implements LeaseHolder {
     const current = await this.findById(id);
     if (!current || current.leaseOwner !== owner || current.fillTxHash !== previousHash) return false;
     const hashes = [...current.fillTxHashes.filter((h) => h !== tx.txHash), tx.txHash];
-    const changed = await this.knex(TABLE)
-      .where({ id, lease_owner: owner, fill_tx_hash: previousHash, version: current.version })
-      .whereIn('status', Object.values(IN_FLIGHT_STATUS))
-      .update({
-        fill_tx_hash: tx.txHash,
-        fill_tx_hashes: JSON.stringify(hashes),
-        fill_raw_tx: tx.rawTx,
-        fill_last_sent_block: tx.sentBlock,
-        lease_expires_at: nowMs + leaseMs,
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0;
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, lease_owner: owner, fill_tx_hash: previousHash, version: current.version })
+        .whereIn('status', Object.values(IN_FLIGHT_STATUS))
+        .update({
+          fill_tx_hash: tx.txHash,
+          fill_tx_hashes: JSON.stringify(hashes),
+          fill_raw_tx: tx.rawTx,
+          fill_last_sent_block: tx.sentBlock,
+          lease_expires_at: nowMs + leaseMs,
+          ...this.moves.bump(nowMs),
+        }),
+    );
   }
 
   /**
@@ -395,20 +517,21 @@ export class TransfersRepository implements LeaseHolder {
     if (!row) return false;
     const from: TransferStatus[] = [INITIAL_STATUS[row.provider], IN_FLIGHT_STATUS[row.provider]];
     if (row.provider === 'lock-release') from.push('release_queued');
-    const changed = await this.knex(TABLE)
-      .where({ id })
-      .whereIn('status', from)
-      .update({
-        status: DONE_STATUS[row.provider],
-        fill_tx_hash: fill.txHash,
-        fill_block_number: fill.blockNumber,
-        fill_block_hash: fill.blockHash,
-        fill_raw_tx: null,
-        last_error: null,
-        ...this.moves.noLease(),
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0;
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id })
+        .whereIn('status', from)
+        .update({
+          status: DONE_STATUS[row.provider],
+          fill_tx_hash: fill.txHash,
+          fill_block_number: fill.blockNumber,
+          fill_block_hash: fill.blockHash,
+          fill_raw_tx: null,
+          last_error: null,
+          ...this.moves.noLease(),
+          ...this.moves.bump(nowMs),
+        }),
+    );
   }
 
   /**
@@ -421,19 +544,20 @@ export class TransfersRepository implements LeaseHolder {
     nowMs: number,
   ): Promise<boolean> {
     // A receipt is a fact whoever holds the lease (a release found after a crash too).
-    const changed = await this.knex(TABLE)
-      .where({ id, provider: 'lock-release' })
-      .whereIn('status', ['locked', 'releasing'])
-      .update({
-        fill_tx_hash: release.txHash,
-        fill_block_number: release.blockNumber,
-        fill_block_hash: release.blockHash,
-        status: 'release_queued',
-        fill_raw_tx: null,
-        ...this.moves.noLease(),
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0;
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, provider: 'lock-release' })
+        .whereIn('status', ['locked', 'releasing'])
+        .update({
+          fill_tx_hash: release.txHash,
+          fill_block_number: release.blockNumber,
+          fill_block_hash: release.blockHash,
+          status: 'release_queued',
+          fill_raw_tx: null,
+          ...this.moves.noLease(),
+          ...this.moves.bump(nowMs),
+        }),
+    );
   }
 
   /**
@@ -441,15 +565,16 @@ export class TransfersRepository implements LeaseHolder {
    * is never sent again on its own (the owner stopped it for a reason; a veto that came back would be none).
    */
   async markReleaseCancelled(id: string, reason: string, nowMs: number): Promise<boolean> {
-    const changed = await this.knex(TABLE)
-      .where({ id, provider: 'lock-release', status: 'release_queued' })
-      .update({
-        status: 'release_cancelled',
-        fill_raw_tx: null,
-        last_error: errorText(reason),
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0;
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, provider: 'lock-release', status: 'release_queued' })
+        .update({
+          status: 'release_cancelled',
+          fill_raw_tx: null,
+          last_error: errorText(reason),
+          ...this.moves.bump(nowMs),
+        }),
+    );
   }
 
   /** Delayed releases of a destination chain, oldest first. */
@@ -466,18 +591,20 @@ export class TransfersRepository implements LeaseHolder {
    * use); its depositor may still refund it on the origin after its deadline when it is not accepted.
    */
   async markLockRefused(id: string, reason: string, nowMs: number): Promise<boolean> {
-    const changed = await this.knex(TABLE)
-      .where({ id, provider: 'lock-release', status: 'locked' })
-      .update({ status: 'refused', last_error: errorText(reason), ...this.moves.bump(nowMs) });
-    return changed > 0;
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, provider: 'lock-release', status: 'locked' })
+        .update({ status: 'refused', last_error: errorText(reason), ...this.moves.bump(nowMs) }),
+    );
   }
 
   /** locked → refunded: the origin bridge paid the lock back to its depositor. */
   async markLockRefunded(id: string, reason: string, nowMs: number): Promise<boolean> {
-    const changed = await this.knex(TABLE)
-      .where({ id, provider: 'lock-release', status: 'locked' })
-      .update({ status: 'refunded', last_error: errorText(reason), ...this.moves.bump(nowMs) });
-    return changed > 0;
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, provider: 'lock-release', status: 'locked' })
+        .update({ status: 'refunded', last_error: errorText(reason), ...this.moves.bump(nowMs) }),
+    );
   }
 
   /**
@@ -489,17 +616,18 @@ export class TransfersRepository implements LeaseHolder {
   async markFillReorged(id: string, owner: string, leaseMs: number, nowMs: number): Promise<boolean> {
     const row = await this.findById(id);
     if (!row || row.status !== DONE_STATUS[row.provider]) return false;
-    const query = this.knex(TABLE).where({ id, status: DONE_STATUS[row.provider] });
-    if (row.provider === 'intent') query.whereNull('repayment_bundle_row');
-    const changed = await query.update({
-      status: IN_FLIGHT_STATUS[row.provider],
-      fill_block_number: null,
-      fill_block_hash: null,
-      lease_owner: owner,
-      lease_expires_at: nowMs + leaseMs,
-      ...this.moves.bump(nowMs),
+    return this.writeOne(id, nowMs, (db) => {
+      const query = db(TABLE).where({ id, status: DONE_STATUS[row.provider] });
+      if (row.provider === 'intent') query.whereNull('repayment_bundle_row');
+      return query.update({
+        status: IN_FLIGHT_STATUS[row.provider],
+        fill_block_number: null,
+        fill_block_hash: null,
+        lease_owner: owner,
+        lease_expires_at: nowMs + leaseMs,
+        ...this.moves.bump(nowMs),
+      });
     });
-    return changed > 0;
   }
 
   /**
@@ -522,17 +650,18 @@ export class TransfersRepository implements LeaseHolder {
 
   /** deposited | filling → filled_by_other: the destination's fill status is Filled, by another relayer. */
   async markFilledByOther(id: string, filledBy: string | null, nowMs: number): Promise<boolean> {
-    const changed = await this.knex(TABLE)
-      .where({ id, provider: 'intent' })
-      .whereIn('status', ['deposited', 'filling'])
-      .update({
-        status: 'filled_by_other',
-        filled_by: filledBy,
-        ...NO_FILL_TX,
-        ...this.moves.noLease(),
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0;
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, provider: 'intent' })
+        .whereIn('status', ['deposited', 'filling'])
+        .update({
+          status: 'filled_by_other',
+          filled_by: filledBy,
+          ...NO_FILL_TX,
+          ...this.moves.noLease(),
+          ...this.moves.bump(nowMs),
+        }),
+    );
   }
 
   /**
@@ -547,21 +676,25 @@ export class TransfersRepository implements LeaseHolder {
   ): Promise<boolean> {
     const row = await this.findById(id);
     if (!row || row.leaseOwner !== owner || row.status !== IN_FLIGHT_STATUS[row.provider]) return false;
-    const changed = await this.knex(TABLE)
-      .where({ id, lease_owner: owner, status: IN_FLIGHT_STATUS[row.provider], version: row.version })
-      .update({
-        status: INITIAL_STATUS[row.provider],
-        ...NO_FILL_TX,
-        ...this.moves.noLease(),
-        next_attempt_at: retry.nextAttemptAt ?? nowMs,
-        ...(retry.error === undefined ? {} : { last_error: errorText(retry.error) }),
-        attempts: row.attempts + (retry.attempt ? 1 : 0),
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0;
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, lease_owner: owner, status: IN_FLIGHT_STATUS[row.provider], version: row.version })
+        .update({
+          status: INITIAL_STATUS[row.provider],
+          ...NO_FILL_TX,
+          ...this.moves.noLease(),
+          next_attempt_at: retry.nextAttemptAt ?? nowMs,
+          ...(retry.error === undefined ? {} : { last_error: errorText(retry.error) }),
+          attempts: row.attempts + (retry.attempt ? 1 : 0),
+          ...this.moves.bump(nowMs),
+        }),
+    );
   }
 
-  /** A waiting transfer is looked at again from `nextAttemptAt` (a check said "not yet"); not an attempt. */
+  /**
+   * A waiting transfer is looked at again from `nextAttemptAt` (a check said "not yet"); not an attempt. Only
+   * deposits with their origin confirmations are checked, so the first postponement marks the deposit confirmed.
+   */
   async postpone(
     id: string,
     nextAttemptAt: number,
@@ -571,25 +704,28 @@ export class TransfersRepository implements LeaseHolder {
   ): Promise<boolean> {
     const row = await this.findById(id);
     if (!row) return false;
-    const changed = await this.knex(TABLE)
-      .where({ id, status: INITIAL_STATUS[row.provider] })
-      .update({
-        next_attempt_at: nextAttemptAt,
-        last_error: errorText(reason),
-        attempts: row.attempts + (attempt ? 1 : 0),
-        ...this.moves.bump(nowMs),
-      });
-    return changed > 0;
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, status: INITIAL_STATUS[row.provider] })
+        .update({
+          next_attempt_at: nextAttemptAt,
+          last_error: errorText(reason),
+          attempts: row.attempts + (attempt ? 1 : 0),
+          confirmed_at: this.confirmedAt(db, nowMs),
+          ...this.moves.bump(nowMs),
+        }),
+    );
   }
 
   /** initial → reorged: the deposit's block is no longer canonical; nothing may be done with it until re-read. */
   async markReorged(id: string, nowMs: number): Promise<boolean> {
     const row = await this.findById(id);
     if (!row) return false;
-    const changed = await this.knex(TABLE)
-      .where({ id, status: INITIAL_STATUS[row.provider] })
-      .update({ status: 'reorged', ...this.moves.bump(nowMs) });
-    return changed > 0;
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, status: INITIAL_STATUS[row.provider] })
+        .update({ status: 'reorged', confirmed_at: null, ...this.moves.bump(nowMs) }),
+    );
   }
 
   /**
@@ -597,10 +733,11 @@ export class TransfersRepository implements LeaseHolder {
    * there, so no fill can ever happen; its refund is due. Never from `filling`: a fill in flight is resolved first.
    */
   async markExpired(id: string, nowMs: number): Promise<boolean> {
-    const changed = await this.knex(TABLE)
-      .where({ id, provider: 'intent', status: 'deposited' })
-      .update({ status: 'expired', ...this.moves.bump(nowMs) });
-    return changed > 0;
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, provider: 'intent', status: 'deposited' })
+        .update({ status: 'expired', ...this.moves.bump(nowMs) }),
+    );
   }
 
   /**
@@ -617,12 +754,14 @@ export class TransfersRepository implements LeaseHolder {
     const reclaimed: string[] = [];
     for (const row of rows) {
       const provider = row.provider as TransferProvider;
-      const changed = await this.knex(TABLE)
-        .where({ id: row.id, status: IN_FLIGHT_STATUS[provider] })
-        .whereNull('fill_tx_hash')
-        .andWhere('lease_expires_at', '<', nowMs)
-        .update({ status: INITIAL_STATUS[provider], ...this.moves.noLease(), ...this.moves.bump(nowMs) });
-      if (changed > 0) reclaimed.push(row.id);
+      const changed = await this.writeOne(row.id, nowMs, (db) =>
+        db(TABLE)
+          .where({ id: row.id, status: IN_FLIGHT_STATUS[provider] })
+          .whereNull('fill_tx_hash')
+          .andWhere('lease_expires_at', '<', nowMs)
+          .update({ status: INITIAL_STATUS[provider], ...this.moves.noLease(), ...this.moves.bump(nowMs) }),
+      );
+      if (changed) reclaimed.push(row.id);
     }
     return reclaimed;
   }
@@ -637,15 +776,17 @@ export class TransfersRepository implements LeaseHolder {
         .whereNull('fill_tx_hash')
         .limit(SWEEP_LIMIT);
       for (const row of rows) {
-        const changed = await this.knex(TABLE)
-          .where({ id: row.id, status, lease_owner: owner })
-          .whereNull('fill_tx_hash')
-          .update({
-            status: INITIAL_STATUS[provider as TransferProvider],
-            ...this.moves.noLease(),
-            ...this.moves.bump(nowMs),
-          });
-        if (changed > 0) released.push(row.id);
+        const changed = await this.writeOne(row.id, nowMs, (db) =>
+          db(TABLE)
+            .where({ id: row.id, status, lease_owner: owner })
+            .whereNull('fill_tx_hash')
+            .update({
+              status: INITIAL_STATUS[provider as TransferProvider],
+              ...this.moves.noLease(),
+              ...this.moves.bump(nowMs),
+            }),
+        );
+        if (changed) released.push(row.id);
       }
     }
     return released;

@@ -2,12 +2,14 @@ import type { CommandSpec } from '../command';
 import { accountCreate } from './account';
 import { authorization } from './authorization';
 import { chains, tokens } from './chains';
+import { events } from './events';
 import { dcaCancel, dcaCreate, dcaGet, dcaList, dcaOrders } from './dca';
 import { orderCancel, orderCreate, orderGet, orderList } from './order';
 import { quote } from './quote';
 import { swap } from './swap';
 import { transferStatus } from './transfer-status';
 import { tx } from './tx';
+import { webhookCreate, webhookDelete, webhookList, webhookLog, webhookTest } from './webhook';
 
 /** Every command, in the order the general help lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -28,4 +30,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   dcaCancel,
   tx,
   transferStatus,
+  events,
+  webhookCreate,
+  webhookList,
+  webhookDelete,
+  webhookTest,
+  webhookLog,
 ];

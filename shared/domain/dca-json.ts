@@ -1,4 +1,5 @@
-import type { DcaOrder, DcaStrategy, DcaStrategyWithOrders } from '../../../shared/domain/dca';
+import { diagnosisJson, type DiagnosisJson } from './diagnosis';
+import type { DcaOrder, DcaStrategy, DcaStrategyWithOrders } from './dca';
 
 export interface DcaStrategyJson {
   id: string;
@@ -30,6 +31,8 @@ export interface DcaOrderJson {
   status: string;
   transactionHash?: string;
   errorMessage?: string;
+  /** While `pending`: why the order has not executed yet. */
+  diagnosis?: DiagnosisJson;
   createdAt: string;
   updatedAt: string;
 }
@@ -71,6 +74,7 @@ export function dcaOrderJson(o: DcaOrder): DcaOrderJson {
     status: o.status,
     ...(o.transactionHash ? { transactionHash: o.transactionHash } : {}),
     ...(o.errorMessage ? { errorMessage: o.errorMessage } : {}),
+    ...(o.status === 'pending' && o.diagnosis ? { diagnosis: diagnosisJson(o.diagnosis) } : {}),
     createdAt: iso(o.createdAt),
     updatedAt: iso(o.updatedAt),
   };

@@ -1,4 +1,5 @@
-import type { LimitOrder } from '../../../shared/domain/limit-order';
+import { diagnosisJson, type DiagnosisJson } from './diagnosis';
+import type { LimitOrder } from './limit-order';
 
 /** A limit order in the shape of the spec's field table. */
 export interface LimitOrderResponse {
@@ -25,6 +26,8 @@ export interface LimitOrderResponse {
   createdAt: string;
   updatedAt: string;
   deletedAt: string;
+  /** While `pending`: why the order has not filled yet (absent in every other status). */
+  diagnosis?: DiagnosisJson;
 }
 
 const isoOf = (ms: number): string => new Date(ms).toISOString();
@@ -58,5 +61,6 @@ export function limitOrderResponse(order: LimitOrder): LimitOrderResponse {
     createdAt: isoOf(order.createdAt),
     updatedAt: isoOf(order.updatedAt),
     deletedAt: order.deletedAt === null ? '' : isoOf(order.deletedAt),
+    ...(order.status === 'pending' && order.diagnosis ? { diagnosis: diagnosisJson(order.diagnosis) } : {}),
   };
 }

@@ -1,0 +1,2 @@
+export { EventFeed } from './event-feed';
+export { streamEventsRoute } from './stream-events';
