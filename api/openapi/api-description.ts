@@ -56,4 +56,13 @@ header gives the gateway's \`401 {message: Unauthorized}\`; any other failure of
 \`Invalid body hash\` in the envelope. Each set of headers works once, for one request.
 
 Limit orders and DCA strategies belong to the API key that created them; another key's IDs answer 404.
+
+## Webhooks and events
+
+\`POST /webhooks\` registers a URL; each event of the key's resources is \`POST\`ed to it as
+\`{"id","type","createdAt","data"}\` (\`data\`: the resource as its GET answers it) with \`x-tas-event-id\`,
+\`x-tas-timestamp\` and \`x-tas-signature\` (lowercase hex HMAC-SHA256 under the webhook's \`whsec_\` secret of
+\`<timestamp>.<raw body>\`). Verify the raw body, answer 2xx within 5 s, and deduplicate by the event id: delivery
+is at least once, in order per resource, retried for 25 hours. \`GET /events\` streams the same bodies as
+Server-Sent Events; reconnect with a new signature and \`Last-Event-ID\`.
 `.trim();

@@ -1,13 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { devnetKeys } from '../../devnet/keys';
 import type { DevnetManifest } from '../../devnet/manifest';
 import { dataDirInUse } from '../../shared/store/data-dir-lock';
-import { REPO_ROOT } from '../helpers/api-harness';
 import { newAccountClient } from '../helpers/api-client';
 import { crossingOrder, expectCrossingOrderExecuted } from '../helpers/crossing-order';
+import { startScript, type Script } from '../helpers/script-process';
 
 /**
  * The README's "Running the api and the keeper apart": `npm run devnet` (chains only), then `npm run devnet:api` and
@@ -16,54 +15,6 @@ import { crossingOrder, expectCrossingOrderExecuted } from '../helpers/crossing-
  */
 
 jest.setTimeout(300_000);
-
-/** One of the service's scripts as a child process (`node --import tsx`, so a signal reaches the script itself). */
-function startScript(script: string, env: Record<string, string>) {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...env };
-  // The runner's own settings must not choose the chains or the store of the processes under test.
-  for (const name of [
-    'CHAINS_FILE',
-    'DATABASE_URL',
-    'REDIS_URL',
-    'EXECUTOR_PRIVATE_KEYS',
-    'EXECUTOR_KEYSTORE_FILES',
-  ])
-    if (!(name in env)) delete childEnv[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: REPO_ROOT,
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    output: () => output,
-    exited,
-    async waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = pattern.exec(output);
-        if (match) return match;
-        if (child.exitCode !== null || Date.now() > deadline)
-          throw new Error(`${script}: not seen ${pattern} (exit ${child.exitCode}):\n${output}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    },
-    /** Sends the signal unless the process has exited; SIGKILL if it is still running after 20 s. */
-    async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-  };
-}
-
-type Script = ReturnType<typeof startScript>;
 
 describe('the api and the keeper run apart on the devnet manifest', () => {
   let dataDir: string;
