@@ -143,7 +143,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     refunds: store.transfers,
     log,
   });
-  const eventFeed = new EventFeed(store.events, log);
+  const eventFeed = new EventFeed(store.events, log, storeWatch);
   const deliverer = new WebhookDeliverer({
     store,
     secretBox,
@@ -151,6 +151,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     log,
     allowInternalTargets: config.webhookPrivateTargets === 'allow',
     observer: metrics.webhooks,
+    storeWatch,
   });
   const routes = serviceRoutes({
     eventFeed,

@@ -88,6 +88,7 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
           log,
           allowInternalTargets: config.webhookPrivateTargets === 'allow',
           observer: metrics.webhooks,
+          storeWatch,
         })
       : undefined;
   const chains = new ChainRegistry(config.chains);

@@ -9,6 +9,8 @@ const PUBLISHER = 'event_publisher';
 const IDS_PER_QUERY = 500;
 /** Inserted rows per statement: each event row binds eight values. */
 const EVENTS_PER_INSERT = 100;
+/** Rows marked per statement: each binds three values. */
+const MARKS_PER_UPDATE = 200;
 
 type Numeric = number | string;
 interface EventRow {
@@ -81,8 +83,22 @@ export async function recordEvents(
     }
   }
   for (const part of chunks(events, EVENTS_PER_INSERT)) await trx(EVENTS).insert(part);
-  // Not a bump: the mark is the outbox's, and must not make a keeper or a PATCH think the row changed.
-  for (const mark of marks) await trx(kind.table).where('id', mark.id).update({ event_key: mark.key });
+  // Not a bump: the mark is the outbox's, and must not make a keeper or a PATCH think the row changed. One
+  // statement per chunk (a CASE on the id), so a claim of a whole crossing wave costs a few writes, not one a row.
+  for (const part of chunks(marks, MARKS_PER_UPDATE)) {
+    const cases = part.map(() => 'when ? then ?').join(' ');
+    await trx(kind.table)
+      .whereIn(
+        'id',
+        part.map((mark) => mark.id),
+      )
+      .update({
+        event_key: trx.raw(
+          `case id ${cases} end`,
+          part.flatMap((mark) => [mark.id, mark.key]),
+        ),
+      });
+  }
   return events.length;
 }
 
@@ -131,8 +147,16 @@ export class EventOutbox {
    * that has passed its insertion order). Publishers take turns on the publisher row. Resolves how many it published.
    */
   async publish(limit = 1000): Promise<number> {
+    // Most polls find nothing: a plain read says so without taking the publisher's lock.
+    const waiting = await this.knex(EVENTS).select('seq').whereNull('published_seq').limit(1);
+    if (!waiting.length) return 0;
     return this.knex.transaction(async (trx) => {
-      const state = await trx(PUBLISHER).where('name', 'events').forUpdate().first<{ last_seq: Numeric }>();
+      // A write first: it takes the publisher row's lock on MySQL and SQLite's write lock, so a read-then-write
+      // transaction never has to upgrade (SQLite would answer SQLITE_BUSY rather than wait).
+      await trx(PUBLISHER)
+        .where('name', 'events')
+        .update({ last_seq: trx.raw('last_seq') });
+      const state = await trx(PUBLISHER).where('name', 'events').first<{ last_seq: Numeric }>();
       if (!state) throw new Error('the event_publisher row is missing');
       const pending: Array<{ seq: Numeric }> = await trx(EVENTS)
         .select('seq')

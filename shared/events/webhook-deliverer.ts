@@ -28,6 +28,8 @@ export interface WebhookDelivererOptions {
   retentionMs?: number;
   observer?: DeliveryObserver;
   post?: typeof postWebhook;
+  /** The process's store watch: while the store is away the deliverer waits, and logs nothing of its own. */
+  storeWatch?: { readonly up: boolean; failed(err: unknown): boolean };
 }
 
 /** Metrics hooks: one call per attempt. `lagMs` runs from the event's creation to the receiver's 2xx. */
@@ -43,6 +45,8 @@ const EVENTS_PER_READ = 50;
 /** A lease holder serves a webhook at most this long before letting others have a turn. */
 const SERVE_BUDGET_MS = 20_000;
 const PRUNE_EVERY_MS = 600_000;
+/** Of the process's delivery slots (`concurrency`, 8), one API key's webhooks hold at most this many at once. */
+const MAX_SERVED_PER_KEY = 2;
 
 /** 1 s, 2 s, 4 s … capped at 10 min, with ±20% jitter so receivers coming back are not hit in step. */
 export function backoffMs(attempt: number, random: () => number = Math.random): number {
@@ -65,6 +69,8 @@ export class WebhookDeliverer {
   private readonly retentionMs: number;
   private readonly queue: PQueue;
   private readonly serving = new Set<string>();
+  /** Webhooks being served per API key: one key's slow receivers may not take every slot. */
+  private readonly servingPerKey = new Map<string, number>();
   private readonly post: typeof postWebhook;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
@@ -99,8 +105,9 @@ export class WebhookDeliverer {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.ticking = this.tick()
-        .catch((err: unknown) => this.options.log.warn({ err: String(err) }, 'webhook delivery tick failed'))
+      const watch = this.options.storeWatch;
+      this.ticking = (watch && !watch.up ? Promise.resolve() : this.tick())
+        .catch((err: unknown) => this.logFailure(err, 'webhook delivery tick failed'))
         .finally(() => this.schedule(this.pollMs));
     }, delayMs);
   }
@@ -119,15 +126,25 @@ export class WebhookDeliverer {
     }
     const due = await webhooks.listDue(now, 100);
     for (const webhook of due) {
-      if (this.serving.has(webhook.id)) continue;
+      const ofKey = this.servingPerKey.get(webhook.apiKey) ?? 0;
+      if (this.serving.has(webhook.id) || ofKey >= MAX_SERVED_PER_KEY) continue;
       this.serving.add(webhook.id);
+      this.servingPerKey.set(webhook.apiKey, ofKey + 1);
       void this.queue
         .add(() => this.serve(webhook.id))
-        .catch((err: unknown) =>
-          this.options.log.warn({ err: String(err), webhookId: webhook.id }, 'webhook delivery failed'),
-        )
-        .finally(() => this.serving.delete(webhook.id));
+        .catch((err: unknown) => this.logFailure(err, 'webhook delivery failed', webhook.id))
+        .finally(() => {
+          this.serving.delete(webhook.id);
+          const left = (this.servingPerKey.get(webhook.apiKey) ?? 1) - 1;
+          if (left > 0) this.servingPerKey.set(webhook.apiKey, left);
+          else this.servingPerKey.delete(webhook.apiKey);
+        });
     }
+  }
+
+  private logFailure(err: unknown, message: string, webhookId?: string): void {
+    if (this.options.storeWatch?.failed(err)) return;
+    this.options.log.warn({ err: String(err), ...(webhookId ? { webhookId } : {}) }, message);
   }
 
   /** Resolves once every due webhook has been served (tests and the bench). */

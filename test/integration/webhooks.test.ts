@@ -220,4 +220,22 @@ describeEachStore('webhooks and the event stream', (kind) => {
     await foreign.open();
     expect(foreign.status).toBe(400);
   });
+
+  it('holds one key to 10 open streams without refusing another key', async () => {
+    const greedy = await newAccountClient(running.baseUrl);
+    const open = Array.from({ length: 10 }, () => new EventStreamReader(greedy));
+    for (const stream of open) expect(await stream.open()).toBe('');
+    const eleventh = new EventStreamReader(greedy);
+    expect(JSON.parse(await eleventh.open())).toEqual({ message: 'Too Many Requests' });
+    expect(eleventh.status).toBe(429);
+    const others = new EventStreamReader(other);
+    expect(await others.open()).toBe('');
+    expect(others.status).toBe(200);
+    await Promise.all([...open, others].map((stream) => stream.close()));
+    // A closed stream frees its place.
+    await new Promise((r) => setTimeout(r, 200));
+    const again = new EventStreamReader(greedy);
+    expect(await again.open()).toBe('');
+    await again.close();
+  });
 });

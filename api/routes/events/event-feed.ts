@@ -22,6 +22,8 @@ export class EventFeed {
   constructor(
     private readonly events: EventOutbox,
     private readonly log: Logger,
+    /** The process's store watch: a poll that could not reach the store is its to log (once per outage). */
+    private readonly storeWatch?: { failed(err: unknown): boolean },
     private readonly pollMs = 200,
   ) {}
 
@@ -29,6 +31,11 @@ export class EventFeed {
   async current(): Promise<number> {
     if (this.position === undefined) this.position = await this.events.lastPublishedSeq();
     return this.position;
+  }
+
+  /** Streams open in this process for the key. */
+  openStreams(apiKey: string): number {
+    return this.listeners.get(apiKey)?.size ?? 0;
   }
 
   /** Listens to one key's events from now on; returns the unsubscribe. Starts polling with the first listener. */
@@ -57,7 +64,9 @@ export class EventFeed {
     const loop = (): void => {
       if (!this.running) return;
       this.poll()
-        .catch((err: unknown) => this.log.warn({ err: String(err) }, 'event stream poll failed'))
+        .catch((err: unknown) => {
+          if (!this.storeWatch?.failed(err)) this.log.warn({ err: String(err) }, 'event stream poll failed');
+        })
         .finally(() => {
           if (!this.running) return;
           if (!this.listeners.size) {

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { ParameterizedContext } from 'koa';
 import { ValidationError } from '../../../shared/domain/errors';
+import { tooManyRequests } from '../../gateway/gateway-error';
 import type { PublishedEvent } from '../../../shared/events/event-types';
 import type { EventOutbox } from '../../../shared/events/event-outbox';
 import type { ApiState } from '../../http/api-state';
@@ -10,6 +11,9 @@ import type { EventFeed } from './event-feed';
 
 export const UNKNOWN_LAST_EVENT_ID = 'Unknown Last-Event-ID';
 export const KEEP_ALIVE_MS = 15_000;
+/** Open streams one API key may hold in one api process: one key's connections may not starve the others. */
+export const MAX_STREAMS_PER_KEY = 10;
+const STREAMS_RETRY_AFTER_SECONDS = 5;
 const BACKLOG_PAGE = 500;
 
 export interface StreamEventsDeps {
@@ -38,7 +42,8 @@ export function streamEventsRoute(deps: StreamEventsDeps): RouteDefinition {
         `body a webhook receives), and a \`: keep-alive\` comment every ${KEEP_ALIVE_MS / 1000} s. Without ` +
         '`Last-Event-ID` the stream starts with events published after the connection; with it, right after that ' +
         `event (events are kept 7 days; an unknown id is 400 \`${UNKNOWN_LAST_EVENT_ID}\`). The signature covers ` +
-        'the connection; reconnect with a new signature and the last id seen.',
+        'the connection; reconnect with a new signature and the last id seen. A key holds at most ' +
+        `${MAX_STREAMS_PER_KEY} open streams per api process; another is the gateway's 429 with Retry-After.`,
       parameters: [
         {
           name: 'Last-Event-ID',
@@ -54,6 +59,8 @@ export function streamEventsRoute(deps: StreamEventsDeps): RouteDefinition {
     },
     async raw(ctx: ParameterizedContext<ApiState>) {
       const apiKey = signingKeyOf(ctx.state.auth);
+      if (deps.feed.openStreams(apiKey) >= MAX_STREAMS_PER_KEY)
+        throw tooManyRequests(STREAMS_RETRY_AFTER_SECONDS);
       const lastEventId = ctx.get('last-event-id');
       let after: number;
       if (lastEventId) {

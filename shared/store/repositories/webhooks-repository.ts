@@ -88,6 +88,9 @@ export class WebhooksRepository {
    */
   async insertWithin(webhook: Webhook, max: number): Promise<boolean> {
     return this.knex.transaction(async (trx) => {
+      // A write first (it matches nothing): SQLite's write lock from the first statement, so the count below cannot
+      // go stale before the insert.
+      await trx(WEBHOOKS).where('api_key', webhook.apiKey).andWhereRaw('1 = 0').update({ deleted_at: null });
       const live: Array<{ id: string }> = await trx(WEBHOOKS)
         .select('id')
         .where('api_key', webhook.apiKey)
