@@ -22,10 +22,11 @@ for (const [net, prefix] of [
 ] as const) {
   INTERNAL.addSubnet(net, prefix, 'ipv4');
 }
+// No ::ffff:0:0/96 rule: BlockList matches IPv4 addresses against IPv4-mapped IPv6 rules, so it would hold every
+// IPv4 address; mapped addresses are judged as the IPv4 address they carry (isInternalAddress).
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
