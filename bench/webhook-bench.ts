@@ -7,6 +7,7 @@
  * makes) at random 20–120 ms gaps; the figure is the time from that write's start to the receiver holding the
  * `completed` event. The comparator, measured in the same run, is the floor: the same signed POST sent straight to
  * the same receiver (no store, no outbox, no poll). A client polling GET once a second would wait 500 ms on average.
+ * The deliverer polls the outbox every 200 ms, so the figure is about half that plus the write and the POST.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +24,8 @@ import { SecretBox } from '../shared/signing/secret-box';
 import { openStore } from '../shared/store/store';
 
 const ORDERS = Number(process.env.BENCH_WEBHOOK_ORDERS ?? 300);
+/** Settles sent first and not counted: the first runs of the delivery path (JIT, first connections). */
+const WARMUP = 30;
 const API_KEY = randomUUID();
 
 function percentile(sorted: number[], p: number): number {
@@ -68,7 +71,7 @@ async function main(): Promise<void> {
     10,
   );
   const ids: string[] = [];
-  for (let i = 0; i < ORDERS; i += 1) {
+  for (let i = 0; i < WARMUP + ORDERS; i += 1) {
     const id = randomUUID();
     ids.push(id);
     await store.limitOrders.insert(
@@ -121,7 +124,8 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
   await deliverer.stop();
-  const latencies = ids.flatMap((id) => {
+  const measured = ids.slice(WARMUP);
+  const latencies = measured.flatMap((id) => {
     const arrived = arrivals.get(id);
     return arrived === undefined ? [] : [arrived - settled.get(id)!];
   });
@@ -152,14 +156,14 @@ async function main(): Promise<void> {
   const f = summary(floor);
   const fmt = (n: number): string => n.toFixed(1).padStart(8);
   console.log(
-    `webhook delivery, ${latencies.length}/${ids.length} settles delivered, store ${process.env.DATABASE_URL ? 'mysql' : 'sqlite'}`,
+    `webhook delivery, ${latencies.length}/${measured.length} settles delivered (after ${WARMUP} unmeasured), store ${process.env.DATABASE_URL ? 'mysql' : 'sqlite'}`,
   );
   console.log('measure                                     p50 ms   p99 ms   max ms');
   console.log(`settle -> webhook arrival                 ${fmt(s.p50)} ${fmt(s.p99)} ${fmt(s.max)}`);
   console.log(`floor: direct signed POST                 ${fmt(f.p50)} ${fmt(f.p99)} ${fmt(f.max)}`);
   console.log(`polling GET every 1 s (expected)          ${fmt(500)} ${fmt(990)} ${fmt(1000)}`);
   console.log(`ratio settle->arrival / polling p50: ${(s.p50 / 500).toFixed(2)}`);
-  if (latencies.length < ids.length) process.exitCode = 1;
+  if (latencies.length < measured.length) process.exitCode = 1;
 }
 
 main().catch((err: unknown) => {

@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import type { Logger } from '../log/create-logger';
 import type { SecretBox } from '../signing/secret-box';
 import type { Store } from '../store/store';
-import type { Webhook } from '../store/repositories/webhooks-repository';
+import type { NewWebhookDelivery, Webhook } from '../store/repositories/webhooks-repository';
 import type { PublishedEvent } from './event-types';
 import { postWebhook, type PostResult } from './post-webhook';
 import { webhookSignature } from './webhook-signature';
@@ -163,6 +163,12 @@ export class WebhookDeliverer {
     let cursor = webhook.cursor;
     let attempt = webhook.attempt;
     let failingSince = webhook.failingSince;
+    // Attempts and the cursor are written once a batch (a crash in between sends its delivered events again, with
+    // their ids: at-least-once), so a busy webhook costs a few writes a batch, not two an event.
+    const log: NewWebhookDelivery[] = [];
+    const flush = async (): Promise<void> => {
+      if (log.length) await webhooks.logDeliveries(webhook.id, log.splice(0));
+    };
     while (!this.stopped && this.now() - started < SERVE_BUDGET_MS) {
       const batch = await events.listForKey(webhook.apiKey, cursor, EVENTS_PER_READ, webhook.id);
       if (!batch.length) break;
@@ -171,15 +177,14 @@ export class WebhookDeliverer {
           cursor = event.publishedSeq;
           continue;
         }
-        // Passed-over events are written with the next delivery (or at the end): fewer writes, same outcome.
-        const result = await this.attempt(webhook, secret, event, attempt + 1);
+        const { result, delivery } = await this.attempt(webhook, secret, event, attempt + 1);
+        log.push(delivery);
         const now = this.now();
         if (isSuccess(result)) {
           cursor = event.publishedSeq;
           attempt = 0;
           failingSince = null;
           this.options.observer?.attempted('delivered', now - event.createdAt);
-          if (!(await webhooks.advance(webhook.id, owner, cursor, this.leaseMs, now))) return;
           continue;
         }
         if (now - event.createdAt >= this.retryWindowMs) {
@@ -191,24 +196,26 @@ export class WebhookDeliverer {
           cursor = event.publishedSeq;
           attempt = 0;
           failingSince = null;
-          if (!(await webhooks.advance(webhook.id, owner, cursor, this.leaseMs, now))) return;
           continue;
         }
         this.options.observer?.attempted('failed', now - event.createdAt);
         attempt += 1;
         failingSince ??= now;
-        // The cursor may have passed unwanted events before this one: keep that progress.
-        if (cursor !== webhook.cursor) await webhooks.advance(webhook.id, owner, cursor, this.leaseMs, now);
-        await webhooks.recordFailure(webhook.id, owner, attempt, failingSince, now + backoffMs(attempt));
+        await flush();
+        // Keeps the progress made before this event, and releases the lease until the retry.
+        await webhooks.recordFailure(webhook.id, owner, {
+          cursor,
+          attempt,
+          failingSince,
+          nextAttemptAt: now + backoffMs(attempt),
+        });
         return;
       }
-      if (
-        cursor !== webhook.cursor &&
-        !(await webhooks.advance(webhook.id, owner, cursor, this.leaseMs, this.now()))
-      ) {
-        return;
+      await flush();
+      if (cursor !== webhook.cursor) {
+        if (!(await webhooks.advance(webhook.id, owner, cursor, this.leaseMs, this.now()))) return;
+        webhook.cursor = cursor;
       }
-      webhook.cursor = cursor;
     }
     await webhooks.release(webhook.id, owner);
   }
@@ -218,7 +225,7 @@ export class WebhookDeliverer {
     secret: string,
     event: PublishedEvent,
     attempt: number,
-  ): Promise<PostResult> {
+  ): Promise<{ result: PostResult; delivery: NewWebhookDelivery }> {
     const timestamp = Math.floor(this.now() / 1000);
     const result = await this.post(
       webhook.url,
@@ -233,7 +240,7 @@ export class WebhookDeliverer {
       { timeoutMs: this.timeoutMs, allowInternal: this.options.allowInternalTargets },
     );
     const ok = isSuccess(result);
-    await this.options.store.webhooks.logDelivery(webhook.id, {
+    const delivery: NewWebhookDelivery = {
       eventId: event.id,
       eventType: event.type,
       attempt,
@@ -241,8 +248,8 @@ export class WebhookDeliverer {
       error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`),
       durationMs: result.durationMs,
       createdAt: this.now(),
-    });
-    return result;
+    };
+    return { result, delivery };
   }
 }
 

@@ -193,18 +193,20 @@ export class WebhooksRepository {
     return changed > 0;
   }
 
-  /** A failed attempt at the event after the cursor: retried at `nextAttemptAt`. Releases the lease. */
+  /**
+   * A failed attempt at the event after `cursor` (the progress made before it is kept): retried at `nextAttemptAt`.
+   * Releases the lease.
+   */
   async recordFailure(
     id: string,
     owner: string,
-    attempt: number,
-    failingSince: number,
-    nextAttemptAt: number,
+    failure: { cursor: number; attempt: number; failingSince: number; nextAttemptAt: number },
   ): Promise<boolean> {
     const changed = await this.knex(WEBHOOKS).where({ id, lease_owner: owner }).update({
-      attempt,
-      failing_since: failingSince,
-      next_attempt_at: nextAttemptAt,
+      cursor: failure.cursor,
+      attempt: failure.attempt,
+      failing_since: failure.failingSince,
+      next_attempt_at: failure.nextAttemptAt,
       lease_owner: null,
       lease_expires_at: null,
     });
@@ -217,17 +219,21 @@ export class WebhooksRepository {
       .update({ lease_owner: null, lease_expires_at: null });
   }
 
-  async logDelivery(webhookId: string, delivery: NewWebhookDelivery): Promise<void> {
-    await this.knex(DELIVERIES).insert({
-      webhook_id: webhookId,
-      event_id: delivery.eventId,
-      event_type: delivery.eventType,
-      attempt: delivery.attempt,
-      status_code: delivery.statusCode,
-      error: delivery.error === null ? null : delivery.error.slice(0, 300),
-      duration_ms: delivery.durationMs,
-      created_at: delivery.createdAt,
-    });
+  /** Records attempts, oldest first (one statement: a batch's attempts are written together). */
+  async logDeliveries(webhookId: string, deliveries: readonly NewWebhookDelivery[]): Promise<void> {
+    if (!deliveries.length) return;
+    await this.knex(DELIVERIES).insert(
+      deliveries.map((delivery) => ({
+        webhook_id: webhookId,
+        event_id: delivery.eventId,
+        event_type: delivery.eventType,
+        attempt: delivery.attempt,
+        status_code: delivery.statusCode,
+        error: delivery.error === null ? null : delivery.error.slice(0, 300),
+        duration_ms: delivery.durationMs,
+        created_at: delivery.createdAt,
+      })),
+    );
   }
 
   /** The webhook's most recent attempts, newest first. */
