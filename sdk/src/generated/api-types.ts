@@ -421,7 +421,7 @@ export interface paths {
     };
     /**
      * Follow events as Server-Sent Events
-     * @description Send `Accept: text/event-stream`. Answers `200 text/event-stream` (not enveloped) and keeps the connection open: each of the signing key’s events as `id:` (event id), `event:` (type) and `data:` (the same JSON body a webhook receives), and a `: keep-alive` comment every 15 s. Without `Last-Event-ID` the stream starts with events published after the connection; with it, right after that event (events are kept 7 days; an unknown id is 400 `Unknown Last-Event-ID`). The signature covers the connection; reconnect with a new signature and the last id seen.
+     * @description Send `Accept: text/event-stream`. Answers `200 text/event-stream` (not enveloped) and keeps the connection open: each of the signing key’s events as `id:` (event id), `event:` (type) and `data:` (the same JSON body a webhook receives), and a `: keep-alive` comment every 15 s. Without `Last-Event-ID` the stream starts with events published after the connection; with it, right after that event (events are kept 7 days; an unknown id is 400 `Unknown Last-Event-ID`). The signature covers the connection; reconnect with a new signature and the last id seen. A key holds at most 10 open streams per api process; another is the gateway's 429 with Retry-After.
      */
     get: operations['getEvents'];
     put?: never;
