@@ -3,6 +3,7 @@ import { NetworkError, TasError } from './errors';
 import { interpretResponse } from './response';
 import { backoffDelayMs, nextRetryDelay, type RetryBudget, type RetryPolicy } from './retry';
 import type { TasEvent } from './types';
+import { abortReason, pause } from './pause';
 
 /** One message of a Server-Sent Events stream, as an EventSource would dispatch it. */
 export interface SseMessage {
@@ -135,25 +136,6 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 const REMEMBERED_IDS = 1000;
 
 const HEADER_SAFE = /^[\u0020-\u007e]*$/;
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new Error('aborted');
-}
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal));
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortReason(signal!));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function failureText(err: unknown): string {
   if (!(err instanceof Error)) return String(err);

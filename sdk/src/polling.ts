@@ -1,6 +1,7 @@
 import type { TasClient } from './client';
 import { NetworkError, PollTimeoutError, RateLimitError, ServerError, TasError } from './errors';
 import type { DcaStrategy, LimitOrder, TransferStatus } from './types';
+import { abortReason, pause } from './pause';
 
 export interface PollOptions<T> {
   /** Default 300000 (5 minutes). */
@@ -30,25 +31,6 @@ export const TRANSFER_FAILURE_STATUSES: readonly string[] = [
 /** Failures that say nothing about the resource: the next read may succeed. */
 const isTransient = (err: unknown): boolean =>
   err instanceof NetworkError || err instanceof ServerError || err instanceof RateLimitError;
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new Error('aborted');
-}
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal));
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortReason(signal!));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /**
  * Reads until `done` holds or the deadline passes (then PollTimeoutError with the last value read). Transient

@@ -103,22 +103,26 @@ export async function recordEvents(
 }
 
 /**
+ * recordEvents in the transaction `db` is, or in one of its own when `db` is the plain knex: only for writes that are
+ * one statement already committed (the event then follows the change instead of sharing its commit).
+ */
+export async function recordEventsIn(
+  db: Knex | Knex.Transaction,
+  kind: ResourceKind,
+  ids: readonly string[],
+  nowMs: number,
+): Promise<void> {
+  if (!ids.length) return;
+  if (db.isTransaction) await recordEvents(db as Knex.Transaction, kind, ids, nowMs);
+  else await db.transaction((trx) => recordEvents(trx, kind, ids, nowMs));
+}
+
+/**
  * The outbox: events are written by `recordEvents`, inside the store transaction of the change they describe (so a
  * crash keeps both or neither), then given their place in the delivery order by `publish`, and read in that order.
  */
 export class EventOutbox {
   constructor(private readonly knex: Knex) {}
-
-  /** recordEvents, for callers holding the outbox. */
-  record(trx: Knex.Transaction, kind: ResourceKind, ids: readonly string[], nowMs: number): Promise<number> {
-    return recordEvents(trx, kind, ids, nowMs);
-  }
-
-  /** Runs `fn` in a transaction, or in the one given. */
-  async inTransaction<T>(db: Knex | Knex.Transaction, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    if (db.isTransaction) return fn(db as Knex.Transaction);
-    return db.transaction(fn);
-  }
 
   /** A `ping` for one webhook: published like any event, delivered to that webhook only. */
   async recordPing(apiKey: string, webhookId: string, nowMs: number): Promise<string> {

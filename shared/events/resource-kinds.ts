@@ -30,17 +30,22 @@ const diagnosisCode = (text: unknown): string | null =>
   parseDiagnosis(typeof text === 'string' ? text : null)?.code ?? null;
 const str = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
+/** An order's evented fields: status, its transaction hash, its failure text, and its diagnosis code while pending. */
+const orderKey =
+  (hashColumn: string, failureColumn: string) =>
+  (row: ResourceRow): string =>
+    JSON.stringify([
+      row.status,
+      row[hashColumn],
+      row[failureColumn],
+      row.status === 'pending' ? diagnosisCode(row.diagnosis) : null,
+    ]);
+
 export const LIMIT_ORDER_EVENTS: ResourceKind = {
   table: 'limit_orders',
   type: 'limit_order.updated',
   apiKeyOf: (row) => str(row.api_key),
-  keyOf: (row) =>
-    JSON.stringify([
-      row.status,
-      row.tx_hash,
-      row.reason_fail,
-      row.status === 'pending' ? diagnosisCode(row.diagnosis) : null,
-    ]),
+  keyOf: orderKey('tx_hash', 'reason_fail'),
   render: (row) => limitOrderResponse(limitOrderFromRow(row as unknown as LimitOrderRow)),
 };
 
@@ -48,13 +53,7 @@ export const DCA_ORDER_EVENTS: ResourceKind = {
   table: 'dca_orders',
   type: 'dca_order.updated',
   apiKeyOf: (row) => str(row.api_key),
-  keyOf: (row) =>
-    JSON.stringify([
-      row.status,
-      row.transaction_hash,
-      row.error_message,
-      row.status === 'pending' ? diagnosisCode(row.diagnosis) : null,
-    ]),
+  keyOf: orderKey('transaction_hash', 'error_message'),
   render: (row) => dcaOrderJson(orderFromRow(row as unknown as DcaOrderRow)),
 };
 

@@ -147,12 +147,6 @@ export class WebhookDeliverer {
     this.options.log.warn({ err: String(err), ...(webhookId ? { webhookId } : {}) }, message);
   }
 
-  /** Resolves once every due webhook has been served (tests and the bench). */
-  async drain(): Promise<void> {
-    await this.tick();
-    await this.queue.onIdle();
-  }
-
   private async serve(webhookId: string): Promise<void> {
     const { webhooks, events } = this.options.store;
     const owner = this.options.owner;

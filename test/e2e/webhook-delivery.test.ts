@@ -148,7 +148,8 @@ describe('webhooks and the event stream survive a refusing receiver and killed p
     // The stream: the same events (by id) as the webhook, and after reconnecting nothing twice, nothing lost.
     stream = new EventStreamReader(again, lastSeen);
     expect(await stream.open()).toBe('');
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Waits for as many events as the webhook took; the equality below then says they are the same ones.
+    await stream.waitFor((events) => streamed.length + events.length >= accepted.length, 20_000);
     const all = [...streamed, ...stream.events];
     expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
     expect(all.map((e) => e.id)).toEqual(accepted.map((e) => e.id));

@@ -1,4 +1,4 @@
-import { recordEvents } from '../../events/event-outbox';
+import { recordEventsIn } from '../../events/event-outbox';
 import { DCA_ORDER_EVENTS, DCA_STRATEGY_EVENTS } from '../../events/resource-kinds';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -407,7 +407,7 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
       .whereIn('id', strategyIds)
       .andWhere('status', 'finished')
       .update({ status: 'active', ...this.moves.bump(nowMs) });
-    await this.recordStrategies(this.knex, strategyIds, nowMs);
+    await recordEventsIn(this.knex, DCA_STRATEGY_EVENTS, strategyIds, nowMs);
     return ids;
   }
 
@@ -535,7 +535,7 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
             .whereIn('status', ['pending', 'executing']),
         )
         .update({ status: 'finished', ...this.moves.bump(nowMs) });
-      if (changed > 0) await this.recordStrategies(db, [strategyId], nowMs);
+      if (changed > 0) await recordEventsIn(db, DCA_STRATEGY_EVENTS, [strategyId], nowMs);
       return changed > 0;
     });
   }
@@ -561,13 +561,6 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
       .update({ status: 'cancelled', lease_owner: null, lease_expires_at: null, ...this.moves.bump(nowMs) });
     await this.moves.recordChanged(db, inactiveIds, nowMs);
     return inactiveIds;
-  }
-
-  /** The strategies' `dca_strategy.updated` events, in the write's transaction (see KeeperRowMoves.recordChanged). */
-  private async recordStrategies(db: Db, ids: readonly string[], nowMs: number): Promise<void> {
-    if (!ids.length) return;
-    if (db.isTransaction) await recordEvents(db as Knex.Transaction, DCA_STRATEGY_EVENTS, ids, nowMs);
-    else await db.transaction((trx) => recordEvents(trx, DCA_STRATEGY_EVENTS, ids, nowMs));
   }
 
   private async withStrategies(db: Db, rows: readonly KeeperDcaOrderRow[]): Promise<ClaimedDcaOrder[]> {

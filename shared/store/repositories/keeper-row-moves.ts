@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { recordEvents } from '../../events/event-outbox';
+import { recordEventsIn } from '../../events/event-outbox';
 import type { ResourceKind } from '../../events/resource-kinds';
 import type { Dialect } from '../create-knex';
 
@@ -38,19 +38,9 @@ export class KeeperRowMoves<Row> {
     private readonly events?: ResourceKind,
   ) {}
 
-  /**
-   * Sends the events of rows this store transaction changed (those whose evented fields moved). Called after the
-   * write, in its transaction; outside one it opens its own (only for writes that are one statement already
-   * committed: the event then follows the change instead of sharing its commit).
-   */
+  /** Sends the events of rows this store transaction changed (those whose evented fields moved), after the write. */
   async recordChanged(db: Db, ids: readonly string[], nowMs: number): Promise<void> {
-    const kind = this.events;
-    if (!kind || !ids.length) return;
-    if (db.isTransaction) {
-      await recordEvents(db as Knex.Transaction, kind, ids, nowMs);
-      return;
-    }
-    await db.transaction((trx) => recordEvents(trx, kind, ids, nowMs));
+    if (this.events) await recordEventsIn(db, this.events, ids, nowMs);
   }
 
   bump(nowMs: number): Record<string, unknown> {
