@@ -17,7 +17,7 @@ import { OrderMoves } from './order-moves';
 import type { OrderWork } from './order-work';
 import { NonceGapFiller } from './outbox/nonce-gap-filler';
 import type { SendPolicy } from './outbox/send-policy';
-import { BATCH_BASE_GAS, GAS_PER_ORDER } from '../shared/routing/execution-fee';
+import { BATCH_BASE_GAS, GAS_PER_ORDER, PRICE_BOUND_GAS_PER_GROUP } from '../shared/routing/execution-fee';
 import { PlanStage } from './plan/plan-stage';
 import { RowGuard } from './row-guard';
 import { LimitOrderWork } from './select/limit-order-work';
@@ -26,6 +26,7 @@ import { SelectStage } from './select/select-stage';
 import { StageTimer } from './stage-timer';
 import type { ExecutorWallet } from './outbox/executor-wallet';
 import { FeePolicy } from './outbox/fee-policy';
+import { BlockGasBudget } from './submit/block-gas-budget';
 import { SubmitStage } from './submit/submit-stage';
 import { WalletPool } from './submit/wallet-pool';
 import { BatchSettler } from './settle/batch-settler';
@@ -68,10 +69,21 @@ export interface ChainKeeperParts {
   diagnoses?: Pick<DiagnosisWriter, 'submit'>;
 }
 
-/** Orders per batch: the configured maximum, within what the batch gas cap holds. */
-function maxBatchOrders(keeper: KeeperConfig): number {
-  const byGas = Number((BigInt(keeper.batchGasCap) - BATCH_BASE_GAS) / GAS_PER_ORDER);
-  return Math.max(1, Math.min(keeper.maxBatchOrders, byGas));
+/** Blocks' worth of our gas that may wait unmined: the next block's and the one after. */
+const BLOCKS_AHEAD = 2;
+/** A batch split to fill the rest of a block keeps at least this many orders. */
+const MIN_SPLIT_ORDERS = 10;
+/** A group's share of a batch's gas limit beyond its orders: its route (twice the pools' estimate) and price read. */
+const GROUP_GAS = PRICE_BOUND_GAS_PER_GROUP + 2n * 200_000n;
+
+function blockGasBudget(keeper: KeeperConfig): BlockGasBudget {
+  return new BlockGasBudget({
+    model: { baseGas: BATCH_BASE_GAS, perOrderGas: GAS_PER_ORDER, groupGas: GROUP_GAS },
+    maxBatchOrders: keeper.maxBatchOrders,
+    batchGasCap: BigInt(keeper.batchGasCap),
+    blocksAhead: BLOCKS_AHEAD,
+    minSplitOrders: MIN_SPLIT_ORDERS,
+  });
 }
 
 /**
@@ -90,6 +102,7 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
   const guard = new RowGuard(chainId, metrics, log, () => availability.rpcFailed(), storeFailed);
   const timer = new StageTimer(chainId, metrics, log, storeFailed);
   const pool = new WalletPool(client, parts.signers, {
+    maxInFlightPerWallet: config.maxInFlightPerWallet,
     lowBalanceWei: BigInt(config.lowBalanceWei),
     onBalance: (address, wei, low) => metrics.walletBalance(chainId, address, wei, low),
     onResync: (e) => metrics.nonceResync(chainId, e.address),
@@ -233,7 +246,12 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
     pool,
     timer,
     metrics,
-    maxBatchOrders: maxBatchOrders(config),
+    budget: blockGasBudget(config),
+    blockGasLimit: (head) =>
+      client.getBlock(head).then(
+        (block) => block?.gasLimit,
+        () => undefined,
+      ),
     log,
     now,
   });

@@ -1,6 +1,7 @@
 import type { Logger } from '../shared/log/create-logger';
 import type { QuoteEngine } from '../shared/routing/quote-engine';
 import type { ClaimStage } from './claim/claim-stage';
+import type { BlockGasBudget } from './submit/block-gas-budget';
 import type { FeedHealth } from './keeper-health';
 import type { KeeperMetrics, KeeperStage } from './keeper-metrics';
 import type { PlanStage } from './plan/plan-stage';
@@ -47,8 +48,10 @@ export interface ChainKeeperDeps {
   pool: Pick<WalletPool, 'wallets' | 'acquire' | 'free'>;
   timer: StageTimer;
   metrics: KeeperMetrics;
-  /** Orders per batch: the configured maximum, within the batch gas cap. */
-  maxBatchOrders: number;
+  /** Sizes each batch to the chain's blocks and says when enough of ours waits unmined. */
+  budget: Pick<BlockGasBudget, 'onHead' | 'nextBatchOrders' | 'sent'>;
+  /** The gas limit of the chain's block at `head` (undefined when it cannot be read: the caps alone size batches). */
+  blockGasLimit: (head: number) => Promise<bigint | undefined>;
   log: Logger;
   now: () => number;
 }
@@ -56,13 +59,14 @@ export interface ChainKeeperDeps {
 /**
  * One chain's pipeline, ticked by the keeper (and at once when the chain's pool state reaches a new block):
  *
- *   track → settle → select → claim → plan → submit → (relay stages) → publish
+ *   track → select → claim → plan → submit → settle → (relay stages) → publish
  *
  * track follows our transactions on a new block to their receipts (and the feed, leases, nonce gaps, balances);
- * settle makes final what is deep enough and re-checks settled batches against reorgs; select keeps each kind of
- * order work up to date and picks what is ready; claim takes those orders under our lease; plan checks, prices,
- * funds and routes them into a batch and simulates it from the wallet that will send it; submit records and sends it
- * through the outbox (one batch per free wallet per tick); then any further kinds of work run (`more`), and publish
+ * select keeps each kind of order work up to date and picks what is ready; claim takes those orders under our lease;
+ * plan checks, prices, funds and routes them into a batch and simulates it from the wallet that will send it; submit
+ * records and sends it through the outbox (batches sized to the blocks, several in flight per wallet); settle then
+ * makes final what is deep enough and re-checks settled batches against reorgs (after the batches, so that it never
+ * delays what a block crossed); then any further kinds of work run (`more`), and publish
  * writes the block's reference prices for the api. Each stage is timed under its own name and hands its result to
  * the next; none calls back into an earlier one. Ticks never overlap, and each chain has its own, so one chain's
  * slow RPC never delays another's. While the chain's pool state is stale or its RPC fails, nothing is claimed.
@@ -95,27 +99,31 @@ export class ChainKeeper {
     const head = deps.engine.blockNumber(this.chainId);
     if (head === undefined) return;
     const newBlock = await stages.track.run(head, deps.now());
-    await stages.settle.run(head, newBlock);
+    if (newBlock) deps.budget.onHead(head, await deps.blockGasLimit(head));
     await stages.select.prepare(deps.now());
     const held = this.holdClaims();
     if (!held) await this.runBatches(head);
     await stages.select.afterBatches?.(deps.now(), held);
+    // After the batches: making the last blocks' batches final must never hold back the orders this block crossed.
+    await stages.settle.run(head, newBlock);
     for (const stage of stages.more) await timer.run(stage.name, () => stage.run(head, deps.now(), newBlock));
     await timer.run('publish', () => stages.publish.run(head, newBlock));
   }
 
   /**
-   * select → claim → plan → submit, at most one batch per wallet per tick: a long run of batches must not hold back
-   * the next block's tracking, and each claim takes its lease from the moment it is made.
+   * select → claim → plan → submit, batch after batch while orders are ready, a wallet has a free slot (several
+   * transactions in flight each, on consecutive nonces) and the block budget wants more: the budget sizes each batch
+   * to what is left of the block our unmined transactions are filling, and stops once enough waits for the blocks
+   * ahead. Each claim takes its lease from the moment it is made.
    */
   private async runBatches(head: number): Promise<void> {
     const { deps } = this;
     const { stages, timer } = deps;
-    for (let batches = 0; batches < deps.pool.wallets.length; batches++) {
+    for (;;) {
+      const maxOrders = deps.budget.nextBatchOrders();
+      if (maxOrders <= 0) return;
       const now = deps.now();
-      const selection = await timer.measure('select', () =>
-        stages.select.next(now, head, deps.maxBatchOrders),
-      );
+      const selection = await timer.measure('select', () => stages.select.next(now, head, maxOrders));
       if (!selection?.size) return;
       const wallet = deps.pool.acquire();
       if (!wallet) return;
@@ -128,6 +136,7 @@ export class ChainKeeper {
         deps.pool.free(wallet);
         return;
       }
+      deps.budget.sent(plan!.call.gasLimit);
       await stages.track.followLatest(head);
     }
   }

@@ -39,6 +39,13 @@ export interface BatchPlan {
   call: TxRequest;
 }
 
+interface HeadReads {
+  gasPrice: bigint;
+  maxFeeBps: bigint;
+  /** The latest block's timestamp (0 when it could not be read). */
+  timestamp: number;
+}
+
 /** What a simulation that did not pass means for the batch's orders. */
 const SIMULATION_FAILURES = { RPC_ERROR: 'RPC_ERROR', REVERTED: 'TRANSACTION_REVERTED' } as const;
 
@@ -69,6 +76,9 @@ export interface PlanStageDeps {
 export class PlanStage {
   private readonly signatures = new PairSignatureVerifier();
   private maxDeviationBps: bigint | undefined;
+  private reads: { head: number; value: Promise<HeadReads> } | undefined;
+  /** What each open transaction pulls from makers, by row id (kept for the rows still open). */
+  private rowPulls = new Map<string, ReadonlyMap<string, bigint>>();
 
   constructor(private readonly deps: PlanStageDeps) {}
 
@@ -99,21 +109,13 @@ export class PlanStage {
       if (isOutageError(err)) outage = true;
       return undefined;
     };
-    const gasPrice = await deps.client
-      .feeData()
-      .then(
-        (f) =>
-          f.baseFeePerGas !== null && f.maxPriorityFeePerGas !== null
-            ? f.baseFeePerGas + f.maxPriorityFeePerGas
-            : f.gasPrice,
-        noteOutage,
-      );
-    const maxFeeBps = await this.orderExecutorMaxFeeBps().catch(noteOutage);
-    if (gasPrice === undefined || maxFeeBps === undefined) {
+    const reads = await this.headReads().catch(noteOutage);
+    if (reads === undefined) {
       if (outage) deps.availability.rpcFailed();
       await deps.moves.failAll(orders, 'RPC_ERROR');
       return undefined;
     }
+    const { gasPrice, maxFeeBps } = reads;
     const priced = await this.price(orders, gasPrice, maxFeeBps);
     const funded = await this.fund(priced, now);
     if (!funded) return undefined;
@@ -121,8 +123,7 @@ export class PlanStage {
     if (!groups.length) return undefined;
     const planned = groups.flatMap((g) => g.orders);
     // The batch's deadline counts from the chain's clock (a devnet's may run ahead of ours).
-    const block = await deps.client.getBlock('latest').catch(() => null);
-    const chainTime = BigInt(Math.max(block?.timestamp ?? 0, Math.floor(now / 1000)));
+    const chainTime = BigInt(Math.max(reads.timestamp, Math.floor(now / 1000)));
     const simulated = await simulateBatch(
       deps.client,
       deps.chain.contracts.orderExecutor,
@@ -367,6 +368,32 @@ export class PlanStage {
    * Read for every batch: the owner raises the cap through the timelock and the guardian lowers it at once, and a
    * fee priced at a stale cap would fail FEE_TOO_HIGH on-chain.
    */
+  /**
+   * The gas price, the contract's fee cap and the chain's clock, read once per head of the chain's pool state: every
+   * batch planned on one block prices with the same figures. A read that fails is not kept.
+   */
+  private headReads(): Promise<HeadReads> {
+    const head = this.deps.engine.blockNumber(this.deps.chain.chainId) ?? -1;
+    if (this.reads?.head === head) return this.reads.value;
+    const value = Promise.all([
+      this.deps.client.feeData(),
+      this.orderExecutorMaxFeeBps(),
+      this.deps.client.getBlock('latest').catch(() => null),
+    ]).then(([fees, maxFeeBps, block]) => ({
+      gasPrice:
+        fees.baseFeePerGas !== null && fees.maxPriorityFeePerGas !== null
+          ? fees.baseFeePerGas + fees.maxPriorityFeePerGas
+          : fees.gasPrice,
+      maxFeeBps,
+      timestamp: block?.timestamp ?? 0,
+    }));
+    this.reads = { head, value };
+    value.catch(() => {
+      if (this.reads?.value === value) this.reads = undefined;
+    });
+    return value;
+  }
+
   private async orderExecutorMaxFeeBps(): Promise<bigint> {
     const iface = orderExecutorInterface();
     const data = await this.deps.client.call({
@@ -385,17 +412,20 @@ export class PlanStage {
     const open = (await this.deps.transactions.listOpen(this.deps.chain.chainId)).filter(
       (row) => row.status !== 'mined',
     );
+    const known = new Map<string, ReadonlyMap<string, bigint>>();
     // A row whose raw transaction cannot be read is left out here rather than holding back every batch.
     await this.deps.guard.each(
       'transaction',
       open,
       (row) => row.id,
       (row) => {
-        for (const [key, amount] of batchPulls(Transaction.from(row.rawTx).data)) {
-          pulls.set(key, (pulls.get(key) ?? 0n) + amount);
-        }
+        // A replacement re-signs the same calldata: what a row pulls is decoded once, not once per batch planned.
+        const rowPulls = this.rowPulls.get(row.id) ?? batchPulls(Transaction.from(row.rawTx).data);
+        known.set(row.id, rowPulls);
+        for (const [key, amount] of rowPulls) pulls.set(key, (pulls.get(key) ?? 0n) + amount);
       },
     );
+    this.rowPulls = known;
     return pulls;
   }
 }

@@ -121,8 +121,10 @@ export interface KeeperConfig {
   replaceAfterBlocks: number;
   /** Executor native balance below which the low-balance alert metric is set (wei). */
   lowBalanceWei: string;
-  /** Orders per OrderExecutor transaction at most. */
+  /** Orders per OrderExecutor transaction at most (within it, batches are sized to the chain's block gas limit). */
   maxBatchOrders: number;
+  /** Transactions each executor wallet may have in flight at once, on consecutive nonces. */
+  maxInFlightPerWallet: number;
   /** Gas per OrderExecutor transaction at most. */
   batchGasCap: number;
   /** How often the order index reads the store's changes (ms). */
@@ -323,6 +325,7 @@ const keeperSchema: JSONSchemaType<KeeperConfig> = {
     'replaceAfterBlocks',
     'lowBalanceWei',
     'maxBatchOrders',
+    'maxInFlightPerWallet',
     'batchGasCap',
     'pollIntervalMs',
     'blockStallMs',
@@ -345,7 +348,8 @@ const keeperSchema: JSONSchemaType<KeeperConfig> = {
     confirmations: { type: 'integer', minimum: 0, maximum: 100, nullable: true },
     replaceAfterBlocks: { type: 'integer', minimum: 1 },
     lowBalanceWei: { type: 'string', pattern: '^[0-9]+$' },
-    maxBatchOrders: { type: 'integer', minimum: 1, maximum: 200 },
+    maxBatchOrders: { type: 'integer', minimum: 1, maximum: 1000 },
+    maxInFlightPerWallet: { type: 'integer', minimum: 1, maximum: 64 },
     batchGasCap: { type: 'integer', minimum: 100000 },
     pollIntervalMs: { type: 'integer', minimum: 10, maximum: 1000 },
     blockStallMs: { type: 'integer', minimum: 1000 },

@@ -56,7 +56,12 @@ function harness(
         return [order];
       },
     },
-    plan: { run: async () => (calls.push('plan'), { planned: [] } as unknown as BatchPlan) },
+    plan: {
+      run: async () => (
+        calls.push('plan'),
+        { planned: [], call: { gasLimit: 1_000_000n } } as unknown as BatchPlan
+      ),
+    },
     submit: { run: async () => (calls.push('submit'), opts.sent ?? true) },
     more: opts.more ?? [],
     publish: { run: async (head, newBlock) => void calls.push(`publish ${head} ${newBlock}`) },
@@ -77,7 +82,8 @@ function harness(
     },
     timer: new StageTimer(1, metrics, log),
     metrics,
-    maxBatchOrders: 50,
+    budget: { onHead: () => undefined, nextBatchOrders: () => 50, sent: () => undefined },
+    blockGasLimit: async () => 30_000_000n,
     log,
     now: () => 1_000,
   });
@@ -92,12 +98,11 @@ function harness(
 }
 
 describe('ChainKeeper: one tick is the pipeline', () => {
-  it('runs track → settle → select → claim → plan → submit → (follow the sent batch) → publish, one batch per free wallet', async () => {
+  it('runs track → select → claim → plan → submit → (follow the sent batch) → settle → publish, batches while orders are ready', async () => {
     const { keeper, calls } = harness({ ready: 1 });
     await keeper.tick();
     expect(calls).toEqual([
       `track ${HEAD}`,
-      `settle ${HEAD}`,
       'prepare',
       'select',
       'claim',
@@ -106,6 +111,7 @@ describe('ChainKeeper: one tick is the pipeline', () => {
       'follow',
       // The second wallet's turn: nothing more is ready.
       'select',
+      `settle ${HEAD}`,
       `publish ${HEAD} true`,
     ]);
   });
@@ -115,13 +121,13 @@ describe('ChainKeeper: one tick is the pipeline', () => {
     await keeper.tick();
     expect(calls).toEqual([
       `track ${HEAD}`,
-      `settle ${HEAD}`,
       'prepare',
       'select',
       'claim',
       'plan',
       'submit',
       'free',
+      `settle ${HEAD}`,
       `publish ${HEAD} true`,
     ]);
   });
@@ -130,7 +136,7 @@ describe('ChainKeeper: one tick is the pipeline', () => {
     const { keeper, calls, setStale } = harness({ ready: 1 });
     setStale(true);
     await keeper.tick();
-    expect(calls).toEqual([`track ${HEAD}`, `settle ${HEAD}`, 'prepare', `publish ${HEAD} true`]);
+    expect(calls).toEqual([`track ${HEAD}`, 'prepare', `settle ${HEAD}`, `publish ${HEAD} true`]);
   });
 
   it('runs a plugged-in kind of work after the batches and before publishing; its throw is counted, not fatal', async () => {
@@ -145,7 +151,7 @@ describe('ChainKeeper: one tick is the pipeline', () => {
     const { keeper, calls, metrics } = harness({ ready: 0, more: [relay] });
     await keeper.tick();
     expect(relayed).toEqual([HEAD]);
-    expect(calls).toEqual([`track ${HEAD}`, `settle ${HEAD}`, 'prepare', 'select', `publish ${HEAD} true`]);
+    expect(calls).toEqual([`track ${HEAD}`, 'prepare', 'select', `settle ${HEAD}`, `publish ${HEAD} true`]);
     const errors = await metrics.unhandledErrorsTotal.get();
     expect(errors.values.find((v) => v.labels.stage === 'settle')?.value).toBe(1);
   });
@@ -157,7 +163,7 @@ describe('ChainKeeper: one tick is the pipeline', () => {
     };
     const { keeper, calls, metrics } = harness({ ready: 0, more: [relay] });
     await keeper.tick();
-    expect(calls).toEqual([`track ${HEAD}`, `settle ${HEAD}`, 'prepare', 'select', `publish ${HEAD} true`]);
+    expect(calls).toEqual([`track ${HEAD}`, 'prepare', 'select', `settle ${HEAD}`, `publish ${HEAD} true`]);
     const errors = await metrics.unhandledErrorsTotal.get();
     expect(errors.values.find((v) => v.labels.stage === 'relay_fill')?.value).toBe(0);
   });
@@ -185,10 +191,10 @@ describe('ChainKeeper: one tick is the pipeline', () => {
     await keeper.tick();
     expect(calls).toEqual([
       `track ${HEAD}`,
-      `settle ${HEAD}`,
       'prepare',
       'select',
       'free',
+      `settle ${HEAD}`,
       `publish ${HEAD} true`,
     ]);
     const errors = await metrics.unhandledErrorsTotal.get();
