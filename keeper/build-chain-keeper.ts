@@ -107,6 +107,7 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
     onBalance: (address, wei, low) => metrics.walletBalance(chainId, address, wei, low),
     onResync: (e) => metrics.nonceResync(chainId, e.address),
     sendPolicy: parts.sendPolicy,
+    onPutToUse: (wallet, inUse) => log.info({ wallet, inUse }, 'executor wallet put to use'),
   });
   const fees = new FeePolicy(client, {
     maxFeePerGasCap: parseUnits(String(chain.maxFeePerGasGwei ?? config.maxFeePerGasGwei), 'gwei'),

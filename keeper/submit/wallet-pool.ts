@@ -25,6 +25,8 @@ export interface WalletPoolOptions {
   onBalanceError?: (address: string, reason: string) => void;
   /** Where every wallet's transactions go out (the chain's send policy); default: `rpc`, publicly. */
   sendPolicy?: SendPolicy;
+  /** A configured wallet was put to use under load; `inUse`: how many are in use now. */
+  onPutToUse?: (address: string, inUse: number) => void;
 }
 
 /**
@@ -38,6 +40,8 @@ export class WalletPool {
   private readonly threshold: bigint;
   /** Where the search for a free wallet starts: spreads sends over wallets with equal load. */
   private cursor = 0;
+  /** The wallets put to use so far (never taken out of use: their nonces and balances stay followed). */
+  private readonly inUse = new Set<ExecutorWallet>();
 
   constructor(
     private readonly rpc: RawRpc,
@@ -58,7 +62,12 @@ export class WalletPool {
     );
   }
 
-  /** A wallet with a free slot and enough balance, its slot taken; undefined when every wallet is busy or low. */
+  /**
+   * A wallet with a free slot and enough balance, its slot taken; undefined when every wallet is busy or low. The
+   * least loaded of the wallets in use is taken; another configured wallet is put to use only when every wallet in
+   * use already has a transaction in flight (or none of them can take one): a quiet chain keeps to one wallet, a
+   * crossing wave spreads over as many as its transactions need, each a lane of consecutive nonces.
+   */
   acquire(): ExecutorWallet | undefined {
     const count = this.wallets.length;
     let best: ExecutorWallet | undefined;
@@ -66,10 +75,21 @@ export class WalletPool {
     for (let i = 0; i < count; i++) {
       const index = (this.cursor + i) % count;
       const wallet = this.wallets[index]!;
-      if (!wallet.available()) continue;
+      // A wallet a restarted keeper's tracker handed a transaction is in use.
+      if (wallet.inFlight > 0) this.inUse.add(wallet);
+      if (!this.inUse.has(wallet) || !wallet.available()) continue;
       if (!best || wallet.inFlight < best.inFlight) {
         best = wallet;
         bestIndex = index;
+      }
+    }
+    if (!best || best.inFlight > 0) {
+      const index = this.wallets.findIndex((w) => !this.inUse.has(w) && w.available());
+      if (index >= 0) {
+        best = this.wallets[index]!;
+        bestIndex = index;
+        this.inUse.add(best);
+        this.opts.onPutToUse?.(best.address, this.inUse.size);
       }
     }
     if (!best || !best.take()) return undefined;
