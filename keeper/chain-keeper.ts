@@ -4,6 +4,8 @@ import type { ClaimStage } from './claim/claim-stage';
 import type { BlockGasBudget } from './submit/block-gas-budget';
 import type { FeedHealth } from './keeper-health';
 import type { KeeperMetrics, KeeperStage } from './keeper-metrics';
+import type { ExecutorWallet } from './outbox/executor-wallet';
+import type { ExecutionOrder } from './plan/execution-order';
 import type { PlanStage } from './plan/plan-stage';
 import type { SelectStage } from './select/select-stage';
 import type { StageTimer } from './stage-timer';
@@ -13,6 +15,9 @@ import type { SettleStage } from './settle/settle-stage';
 import type { TrackStage } from './track/track-stage';
 import type { ChainAvailability, HoldReason } from './watch/chain-availability';
 import type { PublishStage } from './watch/publish-stage';
+
+/** Batches planned and submitted at once within a tick (selection and claims stay one at a time). */
+const PARALLEL_BATCHES = 3;
 
 /**
  * Keeper work beyond order batches (relaying cross-chain transfers, rebalancing inventory, simulation drivers): a
@@ -30,7 +35,7 @@ export interface ChainStages {
   settle: Pick<SettleStage, 'run'>;
   select: Pick<SelectStage, 'prepare' | 'next'> & Partial<Pick<SelectStage, 'afterBatches'>>;
   claim: Pick<ClaimStage, 'run'>;
-  plan: Pick<PlanStage, 'run'>;
+  plan: Pick<PlanStage, 'run' | 'done'>;
   submit: Pick<SubmitStage, 'run'>;
   /** Further kinds of work, in order. */
   more: readonly TickStage[];
@@ -49,7 +54,7 @@ export interface ChainKeeperDeps {
   timer: StageTimer;
   metrics: KeeperMetrics;
   /** Sizes each batch to the chain's blocks and says when enough of ours waits unmined. */
-  budget: Pick<BlockGasBudget, 'onHead' | 'nextBatchOrders' | 'sent'>;
+  budget: Pick<BlockGasBudget, 'onHead' | 'nextBatchOrders' | 'reserve' | 'settle'>;
   /** The gas limit of the chain's block at `head` (undefined when it cannot be read: the caps alone size batches). */
   blockGasLimit: (head: number) => Promise<bigint | undefined>;
   log: Logger;
@@ -114,31 +119,63 @@ export class ChainKeeper {
    * select → claim → plan → submit, batch after batch while orders are ready, a wallet has a free slot (several
    * transactions in flight each, on consecutive nonces) and the block budget wants more: the budget sizes each batch
    * to what is left of the block our unmined transactions are filling, and stops once enough waits for the blocks
-   * ahead. Each claim takes its lease from the moment it is made.
+   * ahead. Selecting and claiming go one batch at a time (a claim takes its orders out of the next selection);
+   * planning and submitting run for up to PARALLEL_BATCHES batches at once, so that one batch's simulation and
+   * broadcast wait on the node while the next is prepared (the plan stage reserves each batch's funds, so batches
+   * planned side by side never count the same maker's balance twice). Every batch started ends within the tick.
    */
   private async runBatches(head: number): Promise<void> {
     const { deps } = this;
     const { stages, timer } = deps;
-    for (;;) {
-      const maxOrders = deps.budget.nextBatchOrders();
-      if (maxOrders <= 0) return;
-      const now = deps.now();
-      const selection = await timer.measure('select', () => stages.select.next(now, head, maxOrders));
-      if (!selection?.size) return;
-      const wallet = deps.pool.acquire();
-      if (!wallet) return;
-      const orders = await timer.measure('claim', () => stages.claim.run(selection, head, now));
-      const plan = orders?.length
-        ? await timer.measure('plan', () => stages.plan.run(orders, wallet.address, now))
-        : undefined;
-      const sent = plan ? await timer.measure('submit', () => stages.submit.run(wallet, plan, head)) : false;
-      if (!sent) {
-        deps.pool.free(wallet);
-        return;
+    const running = new Set<Promise<void>>();
+    let stopped = false;
+    try {
+      while (!stopped) {
+        const maxOrders = deps.budget.nextBatchOrders();
+        if (maxOrders <= 0) return;
+        const now = deps.now();
+        const selection = await timer.measure('select', () => stages.select.next(now, head, maxOrders));
+        if (!selection?.size) return;
+        const wallet = deps.pool.acquire();
+        if (!wallet) return;
+        const orders = await timer.measure('claim', () => stages.claim.run(selection, head, now));
+        if (!orders?.length) {
+          deps.pool.free(wallet);
+          return;
+        }
+        const batch = this.sendBatch(wallet, orders, head, now).then((sent) => {
+          if (!sent) stopped = true;
+        });
+        running.add(batch);
+        // Its failure reaches the tick through `running`; this branch only keeps the set current.
+        batch.finally(() => running.delete(batch)).catch(() => undefined);
+        if (running.size >= PARALLEL_BATCHES) await Promise.race(running);
       }
-      deps.budget.sent(plan!.call.gasLimit);
-      await stages.track.followLatest(head);
+    } finally {
+      await Promise.all(running);
     }
+  }
+
+  /** plan → submit of one claimed batch from `wallet`; whether it went out (else the wallet's slot is freed). */
+  private async sendBatch(
+    wallet: ExecutorWallet,
+    orders: readonly ExecutionOrder[],
+    head: number,
+    now: number,
+  ): Promise<boolean> {
+    const { deps } = this;
+    const { stages, timer } = deps;
+    const reserved = deps.budget.reserve(orders.length);
+    const plan = await timer.measure('plan', () => stages.plan.run(orders, wallet.address, now));
+    const sent = plan ? await timer.measure('submit', () => stages.submit.run(wallet, plan, head)) : false;
+    if (plan) stages.plan.done(plan);
+    deps.budget.settle(reserved, sent ? plan!.call.gasLimit : 0n);
+    if (!sent) {
+      deps.pool.free(wallet);
+      return false;
+    }
+    await stages.track.followLatest(head);
+    return true;
   }
 
   /** Whether claims wait on this chain now; logs and gauges the changes. */

@@ -8,6 +8,7 @@ import * as keeperTransactionItems from './20261127000003_keeper_transaction_ite
 import * as signedMaxFeeBps from './20261128000001_signed_max_fee_bps';
 import * as events from './20261129000001_events';
 import * as transferBuilders from './20261129000002_transfer_builders';
+import * as executionIndex from './20261130000001_execution_index';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,4 +26,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261128000001_signed_max_fee_bps', signedMaxFeeBps],
   ['20261129000001_events', events],
   ['20261129000002_transfer_builders', transferBuilders],
+  ['20261130000001_execution_index', executionIndex],
 ];

@@ -36,6 +36,12 @@ export interface BatchReport {
   maxInFlight: number;
   /** Orders by how many blocks after the crossing block their transaction was mined. */
   ordersByBlockOffset: Map<number, number>;
+  /** Blocks from the crossing block to the one holding the last order's transaction (null: one is unmined). */
+  blocksToLast: number | null;
+  /** Gas used by all of the keeper's batches. */
+  totalGasUsed: number;
+  /** ceil(totalGasUsed / blockGasLimit): the fewest blocks that can hold the batches' gas. */
+  floorBlocks: number;
 }
 
 interface TransactionRow {
@@ -111,14 +117,21 @@ export async function batchReport(
           .length,
     ),
   );
+  const blockGasLimit = block ? Number(block.gasLimit) : 0;
+  const totalGasUsed = batches.reduce((sum, b) => sum + (b.gasUsed ?? 0), 0);
   return {
     batches,
     crossingBlock,
     maxInFlight,
+    blocksToLast: batches.every((b) => b.minedBlock !== null)
+      ? Math.max(0, ...batches.map((b) => b.minedBlock! - crossingBlock))
+      : null,
+    totalGasUsed,
+    floorBlocks: blockGasLimit > 0 ? Math.ceil(totalGasUsed / blockGasLimit) : 0,
     ordersInFirstBlock: inFirst.reduce((s, b) => s + b.orders, 0),
     batchesInFirstBlock: inFirst.length,
     firstBlockGasUsed: block ? Number(block.gasUsed) : 0,
-    blockGasLimit: block ? Number(block.gasLimit) : 0,
+    blockGasLimit,
     ordersByBlockOffset: new Map([...ordersByBlockOffset].sort((a, b) => a[0] - b[0])),
   };
 }

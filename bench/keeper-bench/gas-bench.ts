@@ -21,8 +21,10 @@ export interface GasResult {
   /** gas(20) − gas(19): what the 20th order of the pair adds. */
   marginal20th: number;
   single: number;
-  /** marginal20th / single; the issue's target is at most GAS_RATIO_TARGET. */
+  /** marginal20th / single; the earlier target is at most GAS_RATIO_TARGET. */
   ratio: number;
+  /** gas(50) / 50, rounded: issue 26's figure, at most GAS_PER_ORDER_TARGET_AT_50. */
+  perOrderAt50: number;
   scenario: string;
 }
 
@@ -41,7 +43,7 @@ function allExecuted(run: GasBatchRun, label: string): GasBatchRun {
 }
 
 /**
- * Gas per order of the OrderExecutor at batch sizes 1, 5 and 20 (and 19, for the 20th order's marginal cost): the
+ * Gas per order of the OrderExecutor at batch sizes 1, 5, 20 and 50 (and 19, for the 20th order's marginal cost): the
  * scenario of the contract gas test (test/e2e/contracts/order-executor-gas-scenario.ts) on a fresh fixture chain.
  */
 export async function runGasBench(): Promise<GasResult> {
@@ -64,6 +66,7 @@ export async function runGasBench(): Promise<GasResult> {
       marginal20th: g(20) - g(19),
       single: g(1),
       ratio: (g(20) - g(19)) / g(1),
+      perOrderAt50: Math.round(g(50) / 50),
       scenario: GAS_SCENARIO,
     };
   } finally {

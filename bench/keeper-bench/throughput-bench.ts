@@ -17,6 +17,8 @@ export interface PhaseSpec {
   knownTxProxy: boolean;
   /** Orders crossing in this phase (default: ThroughputOptions.orders). */
   orders?: number;
+  /** WETH per order (default 0.02): a large wave sells less each, so that its own price impact leaves it crossed. */
+  amount?: string;
 }
 
 export interface ThroughputOptions {
@@ -61,6 +63,7 @@ export interface ThroughputResult {
   engine: string;
   executors: number;
   maxBatchOrders: number;
+  maxInFlightPerWallet: number;
   batchGasCap: number;
   pollMs: number;
   confirmations: number;
@@ -187,7 +190,7 @@ export async function runThroughputBench(opts: ThroughputOptions = {}): Promise<
           manifest,
           makers,
           count,
-          amount: AMOUNT,
+          amount: spec.amount ?? AMOUNT,
           triggerOf,
           slippage: SLIPPAGE,
           concurrency: 16,
@@ -261,6 +264,7 @@ export async function runThroughputBench(opts: ThroughputOptions = {}): Promise<
       engine: service.chain.engine,
       executors: EXECUTORS.length,
       maxBatchOrders: service.config.keeper.maxBatchOrders,
+      maxInFlightPerWallet: service.config.keeper.maxInFlightPerWallet,
       batchGasCap: service.config.keeper.batchGasCap,
       pollMs: service.config.keeper.pollIntervalMs,
       confirmations: service.devnet.chains[0]?.confirmations ?? service.config.keeper.confirmations ?? 1,

@@ -64,10 +64,6 @@ contract OrderExecutorTest is OrderFixture {
         (o[0], o[1], o[2]) = (a, b, c);
     }
 
-    function _eq(string memory a, string memory b) internal pure returns (bool) {
-        return keccak256(bytes(a)) == keccak256(bytes(b));
-    }
-
     // ---- the signed message and the id ----
 
     function test_TypedDataAndOrderId() public view {
@@ -89,8 +85,10 @@ contract OrderExecutorTest is OrderFixture {
         );
         vm.assertEq(oe.domainSeparator(), domain, "domain separator");
         vm.assertEq(
-            oe.orderId(makers[0], address(dai), address(usdc), INTEGRATOR_A, bytes32(uint256(7)), 1e18),
-            keccak256(abi.encode(makers[0], address(dai), address(usdc), INTEGRATOR_A, bytes32(uint256(7)), 1e18)),
+            oe.orderId(makers[0], address(dai), address(usdc), INTEGRATOR_A, bytes32(uint256(7)), 1e18, 42),
+            keccak256(
+                abi.encode(makers[0], address(dai), address(usdc), INTEGRATOR_A, bytes32(uint256(7)), 1e18, uint256(42))
+            ),
             "order id"
         );
     }
@@ -172,25 +170,159 @@ contract OrderExecutorTest is OrderFixture {
         vm.assertEq(_failure(g, 0), "FEE_TOO_HIGH", "reason");
     }
 
-    // ---- ids ----
+    // ---- ids and the executed bitmap ----
 
     /// @dev The same order twice in a group, again in a second group, and again in a later batch: one execution.
-    ///      The same ref with another amount is another order.
-    function testFuzz_AnIdExecutesOnce(uint256 amountSeed, bytes32 ref) public {
+    ///      Another order under the spent index (another amount, another maker) fails ALREADY_EXECUTED too; the same
+    ///      ref and amount under a new index is another order.
+    function testFuzz_AnIndexExecutesOnce(uint256 amountSeed, bytes32 ref, uint64 index) public {
         uint256 amountIn = _smallAmount(0, amountSeed);
         OrderExecutor.Order memory o = _signedOrder(makers[1], 0, amountIn, 0, ref);
+        o.index = index;
         OrderExecutor.Group[] memory groups = new OrderExecutor.Group[](2);
         groups[0] = _group(0, _orders(o, o));
         groups[1] = _group(0, _orders(o));
         _run(groups);
         vm.assertTrue(_executed(groups[0], 0), "executed once");
+        vm.assertTrue(oe.isExecuted(index), "its index is spent");
         vm.assertEq(executedCount, 1, "exactly one execution");
-        vm.assertEq(_failure(groups[1], 0), "ALREADY_EXECUTED", "the copies fail");
+        vm.assertEq(_failure(groups[0], 1), "ALREADY_EXECUTED", "the copy in the group fails");
+        vm.assertEq(_failure(groups[1], 0), "ALREADY_EXECUTED", "the copy in the next group fails");
         _run(_one(groups[1]));
         vm.assertEq(executedCount, 1, "a later batch cannot replay it");
-        o.amountIn = amountIn + 1;
+        OrderExecutor.Order memory other = _signedOrder(makers[2], 0, amountIn + 1, 0, ref);
+        other.index = index;
+        OrderExecutor.Group memory g = _group(0, _orders(other));
+        _run(_one(g));
+        vm.assertEq(_failure(g, 0), "ALREADY_EXECUTED", "another order under the spent index fails");
+        vm.assertEq(executedCount, 1, "and moves nothing");
+        o.index = index ^ 1;
         _run(_one(_group(0, _orders(o))));
-        vm.assertEq(executedCount, 2, "same ref, other amount: another order");
+        vm.assertEq(executedCount, 2, "same ref and amount, new index: another order");
+    }
+
+    /// @dev Two orders of different makers under one index in one group: the first executes, the second fails
+    ///      ALREADY_EXECUTED alone and moves nothing; the group's other orders execute.
+    function testFuzz_SameIndexTwiceInABatchFailsTheSecondAlone(uint64 index, uint256 a0, uint256 a1, uint256 a2)
+        public
+    {
+        OrderExecutor.Order memory first = _signedOrder(makers[0], 0, _smallAmount(0, a0), 0, "first");
+        OrderExecutor.Order memory second = _signedOrder(makers[1], 0, _smallAmount(0, a1), 0, "second");
+        OrderExecutor.Order memory bystanderOrder = _signedOrder(makers[2], 0, _smallAmount(0, a2), 0, "third");
+        (first.index, second.index) = (index, index);
+        if (bystanderOrder.index == index) bystanderOrder.index = index ^ 1;
+        uint256 held = dai.balanceOf(makers[1]);
+        OrderExecutor.Group memory g = _group(0, _orders(first, second, bystanderOrder));
+        _run(_one(g));
+        vm.assertTrue(_executed(g, 0), "the first executes");
+        vm.assertEq(_failure(g, 1), "ALREADY_EXECUTED", "the second fails");
+        vm.assertEq(dai.balanceOf(makers[1]), held, "the second moves nothing");
+        vm.assertTrue(_executed(g, 2), "the group's other order executes");
+        vm.assertEq(executedCount, 2, "two executions");
+    }
+
+    /// @dev A group that fails as a whole (its fee-on-transfer input arrives short), and one whose orders wait for
+    ///      the next batch (RETRY_LIMIT), leave their orders' bits clear: the same orders execute later.
+    function testFuzz_AFailedGroupLeavesItsBitsClear(uint256 a0, uint256 a1, uint256 amountSeed) public {
+        OrderExecutor.Group memory short_ = _group(
+            9,
+            _orders(
+                _signedOrder(makers[0], 9, _smallAmount(9, a0), 0, bytes32("fot")),
+                _signedOrder(makers[1], 9, _smallAmount(9, a1), 0, bytes32("fot"))
+            )
+        );
+        _run(_one(short_));
+        vm.assertEq(_failure(short_, 0), "TRANSFER_IN_FAILED", "the group fails");
+        vm.assertFalse(oe.isExecuted(short_.orders[0].index), "bit clear");
+        vm.assertFalse(oe.isExecuted(short_.orders[1].index), "bit clear");
+
+        // Five makers that cannot be paid and one good order: the good one waits (RETRY_LIMIT), its bit clear.
+        OrderExecutor.Order[] memory orders = new OrderExecutor.Order[](6);
+        for (uint256 i; i < 5; ++i) {
+            address maker = vm.addr(0xD00 + i);
+            keyOf[maker] = 0xD00 + i;
+            _fundMaker(maker);
+            frozen.setBlacklisted(maker, true);
+            orders[i] = _order(
+                maker, 0, INTEGRATOR_A, 0, 1e18, 0, 0, _signAs(maker, address(dai), address(frozen), INTEGRATOR_A, 0)
+            );
+            makers.push(maker);
+        }
+        orders[5] = _signedOrder(makers[0], 8, _smallAmount(8, amountSeed), 0, bytes32("waits"));
+        OrderExecutor.Group memory waits = _group(8, orders);
+        _run(_one(waits));
+        vm.assertEq(_failure(waits, 5), "RETRY_LIMIT", "the good order waits");
+        vm.assertFalse(oe.isExecuted(orders[5].index), "its bit is clear");
+        for (uint256 i; i < 5; ++i) {
+            vm.assertFalse(oe.isExecuted(orders[i].index), "a rejected order's bit is clear");
+        }
+
+        // Next batch: the waiting order executes.
+        _run(_one(_group(8, _orders(orders[5]))));
+        vm.assertTrue(_executed(waits, 5), "the waiting order executes under its index");
+    }
+
+    /// @dev Setting one index's bit leaves every other bit as it was: its neighbours in the word and across the
+    ///      word's boundary, and the bits of orders executed in the same batch.
+    function testFuzz_ABitDoesNotTouchItsNeighbours(uint64 seed, uint8 gap, uint256 a0, uint256 a1) public {
+        uint64 index = uint64(bound(seed, 1, type(uint64).max - 300));
+        uint64 other = index + 1 + uint64(gap);
+        OrderExecutor.Order memory o0 = _signedOrder(makers[0], 0, _smallAmount(0, a0), 0, "n0");
+        OrderExecutor.Order memory o1 = _signedOrder(makers[1], 0, _smallAmount(0, a1), 0, "n1");
+        (o0.index, o1.index) = (index, other);
+        _run(_one(_group(0, _orders(o0, o1))));
+        vm.assertTrue(oe.isExecuted(index) && oe.isExecuted(other), "both bits set");
+        vm.assertFalse(oe.isExecuted(index - 1), "the one before");
+        vm.assertFalse(oe.isExecuted(other + 1), "the one after");
+        for (uint64 i = index + 1; i < other; ++i) {
+            vm.assertFalse(oe.isExecuted(i), "the ones between");
+        }
+        // The first and last bits of a word, and the word after.
+        uint64 base = ((other >> 8) + 2) << 8;
+        OrderExecutor.Order memory o2 = _signedOrder(makers[2], 0, _smallAmount(0, a0 >> 1), 0, "n2");
+        OrderExecutor.Order memory o3 = _signedOrder(makers[0], 0, _smallAmount(0, a1 >> 1), 0, "n3");
+        (o2.index, o3.index) = (base + 255, base + 256);
+        _run(_one(_group(0, _orders(o2, o3))));
+        vm.assertTrue(oe.isExecuted(base + 255) && oe.isExecuted(base + 256), "the word's last bit, the next's first");
+        vm.assertFalse(oe.isExecuted(base + 254) || oe.isExecuted(base + 257), "their neighbours");
+        vm.assertFalse(oe.isExecuted(base), "the word's first bit");
+        vm.assertTrue(oe.isExecuted(index) && oe.isExecuted(other), "the earlier bits stay");
+    }
+
+    /// @dev Makers who cannot pay (no balance, no allowance: free to arrange at any time, even just before the batch
+    ///      lands) fail in place with their precise reason, without a retry: however many there are, the group's
+    ///      other orders execute (no RETRY_LIMIT), and each costs the batch a bounded amount of gas.
+    function testFuzz_MakersWhoCannotPayFailInPlace(uint8 count, uint256 amountSeed) public {
+        uint256 bad = bound(count, oe.MAX_GROUP_RETRIES() + 1, 12);
+        OrderExecutor.Order[] memory orders = new OrderExecutor.Order[](bad + 1);
+        for (uint256 i; i < bad; ++i) {
+            address maker = vm.addr(0xE00 + i);
+            keyOf[maker] = 0xE00 + i;
+            _fundMaker(maker);
+            makers.push(maker);
+            if (i % 2 == 0) {
+                vm.prank(maker);
+                dai.approve(address(oe), 0);
+            } else {
+                uint256 held = dai.balanceOf(maker);
+                vm.prank(maker);
+                dai.transfer(address(0xdead), held);
+            }
+            bytes memory signature = _signAs(maker, address(dai), address(usdc), INTEGRATOR_A, 0);
+            orders[i] = _order(maker, bytes32(i), INTEGRATOR_A, 0, 1e18, 0, 0, signature);
+        }
+        orders[bad] = _signedOrder(makers[0], 0, _smallAmount(0, amountSeed), 0, bytes32("ok"));
+        OrderExecutor.Group memory g = _group(0, orders);
+        uint256 gasBefore = gasleft();
+        _run(_one(g));
+        vm.assertLt(gasBefore - gasleft(), 1_000_000 + bad * 60_000, "bounded gas per failing maker");
+        for (uint256 i; i < bad; ++i) {
+            vm.assertEq(
+                _failure(g, i), i % 2 == 0 ? "INSUFFICIENT_ALLOWANCE" : "INSUFFICIENT_BALANCE", "each fails alone"
+            );
+            vm.assertFalse(oe.isExecuted(orders[i].index), "its bit clear");
+        }
+        vm.assertTrue(_executed(g, bad), "the good order executes");
     }
 
     // ---- authorization ----
@@ -234,7 +366,7 @@ contract OrderExecutorTest is OrderFixture {
         oracle.setOracle(address(dai), feedKind, caller);
         vm.prank(caller);
         vm.expectRevert(OrderExecutor.NotSelf.selector);
-        oe.settleGroup(address(dai), address(usdc), new Path[](0), new OrderExecutor.Settlement[](0), 1);
+        oe.settleGroup(address(dai), address(usdc), 1, new Path[](0), "");
         vm.prank(caller);
         vm.expectRevert(OrderExecutor.NotSelf.selector);
         oe.swapPaths(address(dai), address(usdc), 1, new Path[](0));
@@ -359,9 +491,14 @@ contract OrderExecutorTest is OrderFixture {
         if (kind == 1) source = address(new ShortFeed());
         if (kind == 2) source = address(new BigDecimalsFeed());
         if (kind == 3) {
-            source = address(new Reverter(abi.encodeWithSelector(OrderExecutor.OrderRejected.selector, 0, 5)));
+            source = address(
+                new Reverter(abi.encodeWithSelector(OrderExecutor.OrderRejected.selector, 0, 5, new uint256[](0)))
+            );
         }
-        if (kind == 4) source = address(new Reverter(abi.encodeWithSelector(OrderExecutor.ShortTransferIn.selector)));
+        if (kind == 4) {
+            source =
+                address(new Reverter(abi.encodeWithSelector(OrderExecutor.GroupFailed.selector, 11, new uint256[](0))));
+        }
         if (kind == 5) source = address(new MockAggregator(1e8, 200));
         oracle.setOracle(token, oracle.ORACLE_USD_FEED(), source);
 
@@ -504,6 +641,46 @@ contract OrderExecutorTest is OrderFixture {
         else vm.assertTrue(_executed(g, bad), "the good order executes");
     }
 
+    /// @dev An order that fails at collection keeps its reason whatever its group does next: another order rejected
+    ///      after the swap (the group settled again without both), the group's swap failing (the others SWAP_FAILED),
+    ///      or the group running out of retries (the others RETRY_LIMIT).
+    function testFuzz_CollectionFailuresKeepTheirReason(uint8 mode, uint256 a0, uint256 a1) public {
+        mode %= 3;
+        uint256 p = mode == 1 ? 0 : 8;
+        address poor = vm.addr(0xF01);
+        keyOf[poor] = 0xF01;
+        _fundMaker(poor);
+        makers.push(poor);
+        vm.prank(poor);
+        dai.approve(address(oe), 0);
+        uint256 frozenMakers = mode == 0 ? 1 : mode == 2 ? oe.MAX_GROUP_RETRIES() + 1 : 0;
+        OrderExecutor.Order[] memory orders = new OrderExecutor.Order[](frozenMakers + 2);
+        bytes memory poorSignature = _signAs(poor, pairs[p].tokenIn, pairs[p].tokenOut, INTEGRATOR_A, 0);
+        orders[0] = _order(poor, "poor", INTEGRATOR_A, 0, _smallAmount(p, a0), 0, 0, poorSignature);
+        for (uint256 i; i < frozenMakers; ++i) {
+            address maker = vm.addr(0xF10 + i);
+            keyOf[maker] = 0xF10 + i;
+            _fundMaker(maker);
+            makers.push(maker);
+            frozen.setBlacklisted(maker, true);
+            orders[1 + i] = _order(
+                maker, 0, INTEGRATOR_A, 0, 1e18, 0, 0, _signAs(maker, address(dai), address(frozen), INTEGRATOR_A, 0)
+            );
+        }
+        orders[frozenMakers + 1] = _signedOrder(makers[0], p, _smallAmount(p, a1), 0, "good");
+        OrderExecutor.Group memory g = _group(p, orders);
+        // No V2 pair of DAI and the bystander's address: the swap reverts.
+        if (mode == 1) g.paths = _path(_v2(bystander));
+        _run(_one(g));
+        vm.assertEq(_failure(g, 0), "INSUFFICIENT_ALLOWANCE", "the collection failure keeps its reason");
+        for (uint256 i; i < frozenMakers; ++i) {
+            vm.assertEq(_failure(g, 1 + i), "PAYOUT_FAILED", "rejected after the swap");
+        }
+        if (mode == 0) vm.assertTrue(_executed(g, frozenMakers + 1), "the good order executes");
+        if (mode == 1) vm.assertEq(_failure(g, frozenMakers + 1), "SWAP_FAILED", "the group's swap failed");
+        if (mode == 2) vm.assertEq(_failure(g, frozenMakers + 1), "RETRY_LIMIT", "the group ran out of retries");
+    }
+
     function testFuzz_BalanceAndAllowanceChecked(uint256 amountSeed, bool allowance) public {
         uint256 amountIn = _smallAmount(0, amountSeed);
         if (allowance) {
@@ -555,10 +732,11 @@ contract OrderExecutorTest is OrderFixture {
         vm.assertTrue(_executed(groups[2], 0), "other tokens' fees are paid");
     }
 
-    /// @dev The review's repro: a whitelisted source passing on what a contract it calls reverts with, bytes
-    ///      shaped as the executor's own OrderRejected(index, failure) or ShortTransferIn(). Passed through they
-    ///      would fail the wrong order for the wrong reason, or the whole group TRANSFER_IN_FAILED: every order of
-    ///      the group fails SWAP_FAILED instead, nothing moves, and disarmed the same source fills the same orders.
+    /// @dev The review's repro: a whitelisted source passing on what a contract it calls reverts with, bytes shaped
+    ///      as the errors settleGroup fails orders with, OrderRejected(index, failure, dropped) or GroupFailed(failure,
+    ///      dropped). Passed through they would fail the wrong orders for the wrong reasons, or the whole group
+    ///      TRANSFER_IN_FAILED: every order of the group fails SWAP_FAILED instead, nothing moves, and disarmed the
+    ///      same source fills the same orders.
     function testFuzz_SourceRevertingWithOurErrorsFailsTheGroupSwapFailed(
         bool shortShape,
         uint256 index,
@@ -571,9 +749,11 @@ contract OrderExecutorTest is OrderFixture {
         TestExternalSource source = new TestExternalSource();
         oe.setSourceWhitelisted(address(source), true);
         _mint(address(usdc), address(source), 1_000_000e6);
+        uint256[] memory dropped = new uint256[](1);
+        dropped[0] = (((index % 3) + 1) % 3 << 8) | 6;
         bytes memory forged = shortShape
-            ? abi.encodeWithSelector(OrderExecutor.ShortTransferIn.selector)
-            : abi.encodeWithSelector(OrderExecutor.OrderRejected.selector, index % 3, bound(failure, 1, 14));
+            ? abi.encodeWithSelector(OrderExecutor.GroupFailed.selector, 11, dropped)
+            : abi.encodeWithSelector(OrderExecutor.OrderRejected.selector, index % 3, bound(failure, 1, 14), dropped);
         source.setReentry(address(new Reverter(forged)), "");
         // What the source answers any caller: the forged error itself.
         vm.expectRevert(forged);

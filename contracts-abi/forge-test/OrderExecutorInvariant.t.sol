@@ -164,7 +164,11 @@ contract OrderExecutorInvariantTest is OrderFixture {
         if (kind == 3) source = address(uint160(uint256(keccak256(abi.encode("no code", seed)))));
         if (kind == 4) source = address(new ShortFeed());
         if (kind == 5) {
-            source = address(new Reverter(abi.encodeWithSelector(OrderExecutor.OrderRejected.selector, 0, seed % 15)));
+            source = address(
+                new Reverter(
+                    abi.encodeWithSelector(OrderExecutor.OrderRejected.selector, 0, seed % 15, new uint256[](0))
+                )
+            );
         }
         oracle.setOracle(token, oracle.ORACLE_USD_FEED(), source);
     }

@@ -7,7 +7,12 @@ import { iterationAmount } from '../../shared/domain/dca-iteration-amount';
 import type { ExecutionOrder } from '../plan/execution-order';
 import { limitOrderTerms, strategyTerms } from '../plan/order-terms';
 import { slotAt } from '../dca/dca-schedule';
-import { integratorOf, onchainOrderIdOf, orderRefOf } from '../../shared/domain/pair-authorization';
+import {
+  integratorOf,
+  MAX_EXECUTION_INDEX,
+  onchainOrderIdOf,
+  orderRefOf,
+} from '../../shared/domain/pair-authorization';
 
 export interface TokenDecimals {
   decimalsOf(chainId: number, address: string): number | undefined;
@@ -41,6 +46,14 @@ type Read = { order: ExecutionOrder } | { reason: string; detail: string };
 const TOKEN_NOT_LISTED: Read = { reason: 'TOKEN_NOT_LISTED', detail: 'a token of the pair is not listed' };
 /** A maker that is no address can have signed nothing (and has no on-chain order id to derive). */
 const MAKER_NOT_AN_ADDRESS: Read = { reason: 'BAD_SIGNATURE', detail: 'the maker is not an address' };
+/**
+ * Every claim gives its orders an execution index in its store transaction: one without is the store's fault, not
+ * the order's (backs off; the next claim gives it one).
+ */
+const NO_EXECUTION_INDEX: Read = {
+  reason: 'KEEPER_ERROR',
+  detail: 'the claim gave the order no execution index',
+};
 
 /** The order's reference, integrator and on-chain id, as OrderExecutor.orderId derives it. */
 function onchainIdentity(
@@ -50,14 +63,28 @@ function onchainIdentity(
   tokenIn: string,
   tokenOut: string,
   amountIn: bigint,
-): Pick<ExecutionOrder, 'onchainId' | 'ref' | 'integrator'> {
+  executionIndex: bigint,
+): Pick<ExecutionOrder, 'onchainId' | 'ref' | 'integrator' | 'executionIndex'> {
   const ref = orderRefOf(serviceId);
   const integrator = integratorOf(apiKey);
   return {
     ref,
     integrator,
-    onchainId: onchainOrderIdOf({ maker, tokenIn, tokenOut, integrator, ref, amountIn }),
+    executionIndex,
+    onchainId: onchainOrderIdOf({
+      maker,
+      tokenIn,
+      tokenOut,
+      integrator,
+      ref,
+      amountIn,
+      index: executionIndex,
+    }),
   };
+}
+
+function validIndex(index: bigint | null): index is bigint {
+  return index !== null && index > 0n && index <= MAX_EXECUTION_INDEX;
 }
 
 /** A claimed limit order in execution terms. */
@@ -68,6 +95,7 @@ export function readLimitOrder(order: KeeperLimitOrder, ctx: ClaimContext): Read
   const read = limitOrderTerms(order, decimalsIn, decimalsOut);
   if (read.ok && !isAddress(order.accountTo)) return MAKER_NOT_AN_ADDRESS;
   if (!read.ok) return read;
+  if (!validIndex(order.execIndex)) return NO_EXECUTION_INDEX;
   return {
     order: {
       kind: 'limit',
@@ -79,6 +107,7 @@ export function readLimitOrder(order: KeeperLimitOrder, ctx: ClaimContext): Read
         order.inTokenAddress,
         order.outTokenAddress,
         read.terms.amountIn,
+        order.execIndex,
       ),
       version: order.version,
       attemptNumber: order.attemptNumber,
@@ -112,11 +141,20 @@ export function readDcaOrder({ order, strategy }: ClaimedDcaOrder, ctx: ClaimCon
   const amountIn = iterationAmount(read.terms.total, s.iterations, order.iteration);
   if (amountIn === 0n) return { reason: 'ZERO_AMOUNT', detail: 'the iteration sells nothing' };
   if (!isAddress(s.accountTo)) return MAKER_NOT_AN_ADDRESS;
+  if (!validIndex(order.execIndex)) return NO_EXECUTION_INDEX;
   return {
     order: {
       kind: 'dca',
       id: order.id,
-      ...onchainIdentity(order.id, s.apiKey, s.accountTo, s.tokenAddressFrom, s.tokenAddressTo, amountIn),
+      ...onchainIdentity(
+        order.id,
+        s.apiKey,
+        s.accountTo,
+        s.tokenAddressFrom,
+        s.tokenAddressTo,
+        amountIn,
+        order.execIndex,
+      ),
       version: order.version,
       attemptNumber: order.attemptNumber,
       chainId: s.chainIdFrom,

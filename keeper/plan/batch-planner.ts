@@ -151,6 +151,7 @@ export function planGroup(
         tokenOut: getAddress(first.tokenOut),
         paths: best.routed.paths,
         orders: planned.map((p) => ({
+          index: p.order.executionIndex,
           ref: p.order.ref,
           integrator: p.order.integrator,
           maker: p.order.maker,

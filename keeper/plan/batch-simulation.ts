@@ -4,7 +4,7 @@ import { BATCH_BASE_GAS, GAS_PER_ORDER, PRICE_BOUND_GAS_PER_GROUP } from '../../
 import type { TxRequest } from '../outbox/executor-wallet';
 import { isOutageError } from '../watch/chain-availability';
 import type { PlannedGroup } from './batch-planner';
-import { encodeExecuteBatch } from './execute-batch-call';
+import { encodeExecuteBatch, withExecutionIndices } from './execute-batch-call';
 
 /** How long a batch may wait for inclusion before the contract refuses it (DEADLINE): then it is re-planned. */
 export const BATCH_DEADLINE_SECONDS = 600n;
@@ -30,7 +30,12 @@ export async function simulateBatch(
   chainTime: bigint,
 ): Promise<SimulatedBatch> {
   const data = encodeExecuteBatch(
-    groups.map((g) => g.group),
+    groups.map((g) =>
+      withExecutionIndices(
+        g.group,
+        g.orders.map((p) => p.order),
+      ),
+    ),
     chainTime + BATCH_DEADLINE_SECONDS,
   );
   const orderCount = BigInt(groups.reduce((n, g) => n + g.orders.length, 0));

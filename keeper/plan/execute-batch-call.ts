@@ -2,10 +2,19 @@ import { getAddress } from 'ethers';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import type { PathParams } from '../../shared/routing/swap-calldata';
 import { fundingKey } from './funding-check';
-import { DEFAULT_MAX_DEVIATION_BPS, onchainOrderIdOf } from '../../shared/domain/pair-authorization';
+import {
+  DEFAULT_MAX_DEVIATION_BPS,
+  MAX_EXECUTION_INDEX,
+  onchainOrderIdOf,
+} from '../../shared/domain/pair-authorization';
 
 export interface BatchOrder {
   ref: string;
+  /**
+   * The order's execution index (ExecutionOrder.executionIndex). Optional here because the planner builds groups
+   * without it; encodeExecuteBatch requires it (see withExecutionIndices).
+   */
+  index?: bigint;
   integrator: string;
   maker: string;
   amountIn: bigint;
@@ -24,7 +33,22 @@ export interface BatchGroup {
   orders: BatchOrder[];
 }
 
-/** OrderExecutor.executeBatch calldata. */
+/**
+ * A planned group's orders with their execution indices, taken from the claimed orders by reference (keccak256 of
+ * the service id): what encodeExecuteBatch needs.
+ */
+export function withExecutionIndices(
+  group: BatchGroup,
+  orders: readonly { ref: string; executionIndex: bigint }[],
+): BatchGroup {
+  const indices = new Map(orders.map((o) => [o.ref.toLowerCase(), o.executionIndex]));
+  return {
+    ...group,
+    orders: group.orders.map((o) => ({ ...o, index: o.index ?? indices.get(o.ref.toLowerCase()) })),
+  };
+}
+
+/** OrderExecutor.executeBatch calldata. Every order must carry its execution index. */
 export function encodeExecuteBatch(groups: readonly BatchGroup[], deadline: bigint): string {
   return orderExecutorInterface().encodeFunctionData('executeBatch', [
     groups.map((g) => ({
@@ -33,6 +57,7 @@ export function encodeExecuteBatch(groups: readonly BatchGroup[], deadline: bigi
       paths: g.paths,
       orders: g.orders.map((o) => ({
         maker: getAddress(o.maker),
+        index: indexOf(o),
         ref: o.ref,
         integrator: o.integrator,
         maxDeviationBps: DEFAULT_MAX_DEVIATION_BPS,
@@ -45,6 +70,13 @@ export function encodeExecuteBatch(groups: readonly BatchGroup[], deadline: bigi
     })),
     deadline,
   ]);
+}
+
+function indexOf(order: BatchOrder): bigint {
+  if (order.index === undefined || order.index <= 0n || order.index > MAX_EXECUTION_INDEX) {
+    throw new Error(`order ${order.ref} has no valid execution index (${String(order.index)})`);
+  }
+  return order.index;
 }
 
 /**
@@ -72,6 +104,8 @@ export interface BatchOrderIdentity {
   /** Lowercase. */
   maker: string;
   amountIn: bigint;
+  /** Its execution index: the bit `isExecuted` reads (which alone proves nothing: the event must match). */
+  index: bigint;
 }
 
 /**
@@ -84,7 +118,7 @@ export function batchOrderIdentities(calldata: string): Map<string, BatchOrderId
     Array<{
       tokenIn: string;
       tokenOut: string;
-      orders: Array<{ maker: string; ref: string; integrator: string; amountIn: bigint }>;
+      orders: Array<{ maker: string; index: bigint; ref: string; integrator: string; amountIn: bigint }>;
     }>,
   ];
   for (const group of groups) {
@@ -97,9 +131,11 @@ export function batchOrderIdentities(calldata: string): Map<string, BatchOrderId
           integrator: order.integrator,
           ref: order.ref,
           amountIn: order.amountIn,
+          index: order.index,
         }),
         maker: order.maker.toLowerCase(),
         amountIn: order.amountIn,
+        index: order.index,
       });
     }
   }

@@ -3,8 +3,14 @@ export interface ExecutionOrder {
   kind: 'limit' | 'dca';
   /** The service id (limit order id or DCA order id). */
   id: string;
-  /** OrderExecutor.orderId of the order (maker, pair, integrator, ref, amountIn), lowercase. */
+  /** OrderExecutor.orderId of the order (maker, pair, integrator, ref, amountIn, execution index), lowercase. */
   onchainId: string;
+  /**
+   * The order's execution index, given by the store at its first claim and never changed: its bit in the
+   * OrderExecutor's executed bitmap (an order re-planned after a dropped or reorged batch carries the same one, so
+   * the contract executes it once at most).
+   */
+  executionIndex: bigint;
   /** keccak256 of `id`: the service's reference of the order on-chain. */
   ref: string;
   /** keccak256 of the API key that created the order: the maker's authorization must name it. */

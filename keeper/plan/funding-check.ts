@@ -77,13 +77,12 @@ export function judgeFunding<T extends FeeOrder>(
   return verdict;
 }
 
-/** judgeFunding on balances and allowances read from the chain now. RPC failures throw. */
-export async function checkFunding<T extends FeeOrder>(
+/** The balance and allowance (to the OrderExecutor) of every maker and token the orders pull, read now. */
+export async function readFunding(
   client: ChainClient,
   orderExecutor: string,
-  orders: readonly T[],
-  inFlight: ReadonlyMap<string, bigint> = new Map(),
-): Promise<FundingVerdict<T>> {
+  orders: readonly FeeOrder[],
+): Promise<Map<string, Funding>> {
   const keys = [...new Set(orders.map(({ order }) => fundingKey(order.maker, order.tokenIn)))];
   const funding = new Map<string, Funding>();
   await Promise.all(
@@ -96,7 +95,27 @@ export async function checkFunding<T extends FeeOrder>(
       funding.set(key, { balance, allowance });
     }),
   );
-  return judgeFunding(orders, funding, inFlight);
+  return funding;
+}
+
+/** judgeFunding on balances and allowances read from the chain now. RPC failures throw. */
+export async function checkFunding<T extends FeeOrder>(
+  client: ChainClient,
+  orderExecutor: string,
+  orders: readonly T[],
+  inFlight: ReadonlyMap<string, bigint> = new Map(),
+): Promise<FundingVerdict<T>> {
+  return judgeFunding(orders, await readFunding(client, orderExecutor, orders), inFlight);
+}
+
+/** What the orders pull (amountIn + fee) per fundingKey. */
+export function pullsOf(orders: readonly FeeOrder[]): Map<string, bigint> {
+  const pulls = new Map<string, bigint>();
+  for (const { order, fee } of orders) {
+    const key = fundingKey(order.maker, order.tokenIn);
+    pulls.set(key, (pulls.get(key) ?? 0n) + order.amountIn + fee);
+  }
+  return pulls;
 }
 
 const RECHECK_MIN_MS = 5_000;

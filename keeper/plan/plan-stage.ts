@@ -22,7 +22,7 @@ import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { batchPulls } from './execute-batch-call';
 import { GAS_PER_ORDER, executionFee } from '../../shared/routing/execution-fee';
 import type { ExecutionOrder } from './execution-order';
-import { checkFunding, fundingRecheckDelay, type ShortOrder } from './funding-check';
+import { fundingRecheckDelay, judgeFunding, pullsOf, readFunding, type ShortOrder } from './funding-check';
 import { simulateBatch } from './batch-simulation';
 import type { TxRequest } from '../outbox/executor-wallet';
 import { PairSignatureVerifier } from '../../shared/domain/pair-signature';
@@ -37,6 +37,8 @@ export interface BatchPlan {
   planned: PlannedOrder[];
   gasPrice: bigint;
   call: TxRequest;
+  /** What the plan's funds are reserved under until `PlanStage.done`. */
+  reservation: object;
 }
 
 interface HeadReads {
@@ -77,6 +79,8 @@ export class PlanStage {
   private readonly signatures = new PairSignatureVerifier();
   private maxDeviationBps: bigint | undefined;
   private reads: { head: number; value: Promise<HeadReads> } | undefined;
+  /** What the funded orders of each batch being planned pull, until its plan is done. */
+  private readonly reserved = new Map<object, Map<string, bigint>>();
   /** What each open transaction pulls from makers, by row id (kept for the rows still open). */
   private rowPulls = new Map<string, ReadonlyMap<string, bigint>>();
 
@@ -84,9 +88,13 @@ export class PlanStage {
 
   /** Plans `orders` into a batch for the wallet at `from` to send; `now`: the keeper's clock (ms). */
   async run(orders: readonly ExecutionOrder[], from: string, now: number): Promise<BatchPlan | undefined> {
+    const reservation = {};
     try {
-      return await this.plan(orders, from, now);
+      const plan = await this.plan(orders, from, now, reservation);
+      if (!plan) this.reserved.delete(reservation);
+      return plan;
     } catch (err) {
+      this.reserved.delete(reservation);
       // The store is away: nothing can be written back now, and nothing about these orders was wrong. They stay
       // under this keeper's claim until its lease ends, then are claimed again as if never tried.
       if (isStoreUnreachable(err)) throw err;
@@ -102,6 +110,7 @@ export class PlanStage {
     orders: readonly ExecutionOrder[],
     from: string,
     now: number,
+    reservation: object,
   ): Promise<BatchPlan | undefined> {
     const { deps } = this;
     let outage = false;
@@ -117,7 +126,7 @@ export class PlanStage {
     }
     const { gasPrice, maxFeeBps } = reads;
     const priced = await this.price(orders, gasPrice, maxFeeBps);
-    const funded = await this.fund(priced, now);
+    const funded = await this.fund(priced, now, reservation);
     if (!funded) return undefined;
     const groups = await this.group(funded, gasPrice);
     if (!groups.length) return undefined;
@@ -140,7 +149,7 @@ export class PlanStage {
       );
       return undefined;
     }
-    return { groups, planned, gasPrice, call: simulated.call };
+    return { groups, planned, gasPrice, call: simulated.call, reservation };
   }
 
   /** Signature and execution fee of each order; those that fail here fail with their reason. */
@@ -200,16 +209,23 @@ export class PlanStage {
     return priced;
   }
 
-  /** Orders whose makers can pay amountIn + fee on top of our batches in flight; undefined when that read failed. */
-  private async fund(priced: PricedOrder[], now: number): Promise<PricedOrder[] | undefined> {
+  /**
+   * Orders whose makers can pay amountIn + fee on top of our batches in flight and of the batches being planned at
+   * the same time; undefined when that read failed. What the funded orders pull is reserved under `reservation` until
+   * `done` (their batch is then recorded, and counted from the store, or not sent).
+   */
+  private async fund(
+    priced: PricedOrder[],
+    now: number,
+    reservation: object,
+  ): Promise<PricedOrder[] | undefined> {
     const { deps } = this;
     try {
-      const verdict = await checkFunding(
-        deps.client,
-        deps.chain.contracts.orderExecutor,
-        priced,
-        await this.inFlightPulls(),
-      );
+      const stored = await this.inFlightPulls();
+      const funding = await readFunding(deps.client, deps.chain.contracts.orderExecutor, priced);
+      // From the judgement to the reservation nothing awaits: batches planned at once never admit the same funds.
+      const verdict = judgeFunding(priced, funding, this.withReserved(stored));
+      this.reserved.set(reservation, pullsOf(verdict.funded));
       for (const short of verdict.short) await this.waitForFunds(short, now);
       for (const o of verdict.waiting) {
         // Our batches in flight will pull what would cover it: judged again once they are mined.
@@ -224,6 +240,19 @@ export class PlanStage {
       );
       return undefined;
     }
+  }
+
+  /** `pulls` plus what the batches being planned have reserved. */
+  private withReserved(pulls: Map<string, bigint>): Map<string, bigint> {
+    for (const reserved of this.reserved.values()) {
+      for (const [key, amount] of reserved) pulls.set(key, (pulls.get(key) ?? 0n) + amount);
+    }
+    return pulls;
+  }
+
+  /** The plan's batch was recorded (its pulls now count from the store) or will not be sent: its reservation ends. */
+  done(plan: BatchPlan): void {
+    this.reserved.delete(plan.reservation);
   }
 
   /**

@@ -81,9 +81,10 @@ export class BatchSettler {
   }
 
   /**
-   * The OrderExecuted event of an order the contract marked executed (its id, maker and amount), searched from
-   * `fromBlock`, with the transaction that emitted it; undefined when the contract has not executed it or its
-   * event is not found (then the order is not settled as executed).
+   * The OrderExecuted event of an order whose execution index the contract marks spent (its id, maker and amount),
+   * searched from `fromBlock`, with the transaction that emitted it; undefined when the index is not spent or no
+   * event of this order is found (then the order is not settled as executed). The bit alone proves nothing: any
+   * order carrying the index sets it (a leaked executor key could spend an index with an order of its own).
    */
   private async executedEvent(
     identity: BatchOrderIdentity,
@@ -93,9 +94,9 @@ export class BatchSettler {
     const iface = orderExecutorInterface();
     const data = await deps.client.call({
       to: deps.orderExecutor,
-      data: iface.encodeFunctionData('executed', [identity.maker, identity.onchainId]),
+      data: iface.encodeFunctionData('isExecuted', [identity.index]),
     });
-    if (!(iface.decodeFunctionResult('executed', data)[0] as boolean)) return undefined;
+    if (!(iface.decodeFunctionResult('isExecuted', data)[0] as boolean)) return undefined;
     const logs = (await deps.client.send('eth_getLogs', [
       {
         address: deps.orderExecutor,

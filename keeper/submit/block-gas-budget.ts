@@ -51,6 +51,23 @@ export class BlockGasBudget {
     this.queued += gasLimit;
   }
 
+  /**
+   * Counts a batch of `orders` as sent while it is planned (batches are planned side by side): what the model gives
+   * its gas limit. `settle` replaces that with what went out.
+   */
+  reserve(orders: number): bigint {
+    const { model } = this.opts;
+    const gas = model.baseGas + model.groupGas + model.perOrderGas * BigInt(orders);
+    this.queued += gas;
+    return gas;
+  }
+
+  /** A reserved batch went out with `gasLimit`, or did not go out (0). */
+  settle(reserved: bigint, gasLimit: bigint): void {
+    const queued = this.queued - reserved + gasLimit;
+    this.queued = queued > 0n ? queued : 0n;
+  }
+
   /** Our unmined gas as the budget counts it. */
   get queuedGas(): bigint {
     return this.queued;

@@ -38,6 +38,7 @@ export interface TrackStageDeps {
  */
 export class TrackStage {
   private lastBlock: number | undefined;
+  private lastFollowed: number | undefined;
   private lastLeaseSweep = 0;
   private lastBalanceRead = 0;
   private lastLagRead = 0;
@@ -79,15 +80,21 @@ export class TrackStage {
 
   /** Follows our transactions at `head` (also right after a send: instant-mining chains include it at once). */
   async follow(head: number): Promise<void> {
+    this.lastFollowed = head;
     await this.deps.timer.run('track', () => this.deps.tracker.track(head));
     for (const wallet of this.deps.pool.wallets) {
       this.deps.metrics.setInFlight(this.deps.chainId, wallet.address, wallet.inFlight);
     }
   }
 
-  /** Follows our transactions at the chain's head as it is now. */
+  /**
+   * Follows our transactions at the chain's head as it is now, when that is a block not followed yet: a send on a
+   * chain whose blocks come on a clock changes nothing a follow would find before the next block.
+   */
   async followLatest(fallbackHead: number): Promise<void> {
-    await this.follow(await this.deps.client.blockNumber().catch(() => fallbackHead));
+    const head = await this.deps.client.blockNumber().catch(() => fallbackHead);
+    if (this.lastFollowed !== undefined && head <= this.lastFollowed) return;
+    await this.follow(head);
   }
 
   private pendingTransactions(): number {

@@ -115,10 +115,12 @@ export function orderRefOf(serviceId: string): string {
 }
 
 /**
- * OrderExecutor.orderId: the on-chain id of one order, bound to its maker, pair (as the contract sees it:
- * checksummed, the native coin as its pseudo-address), integrator, reference and amount.
+ * What OrderExecutor.orderId binds but the execution index: keccak256(abi.encode(maker, tokenIn, tokenOut,
+ * integrator, ref, amountIn)), lowercase. An integrator (the simulator, the end-to-end tests) knows this much of an
+ * order it placed; the index is the store's, given at the keeper's first claim. Matched to an event through the
+ * batch's calldata: the order there whose orderId (these fields and its index) is the event's id.
  */
-export function onchainOrderIdOf(order: {
+export function orderKeyOf(order: {
   maker: string;
   tokenIn: string;
   tokenOut: string;
@@ -136,6 +138,39 @@ export function onchainOrderIdOf(order: {
         order.integrator,
         order.ref,
         order.amountIn,
+      ],
+    ),
+  ).toLowerCase();
+}
+
+/** The largest execution index OrderExecutor takes (`uint64`). */
+export const MAX_EXECUTION_INDEX = 2n ** 64n - 1n;
+
+/**
+ * OrderExecutor.orderId: the on-chain id of one order, bound to its maker, pair (as the contract sees it:
+ * checksummed, the native coin as its pseudo-address), integrator, reference, amount and execution index (the
+ * order's bit in the contract's executed bitmap, assigned by the store once per order).
+ */
+export function onchainOrderIdOf(order: {
+  maker: string;
+  tokenIn: string;
+  tokenOut: string;
+  integrator: string;
+  ref: string;
+  amountIn: bigint;
+  index: bigint;
+}): string {
+  return keccak256(
+    AbiCoder.defaultAbiCoder().encode(
+      ['address', 'address', 'address', 'bytes32', 'bytes32', 'uint256', 'uint64'],
+      [
+        getAddress(order.maker),
+        getAddress(order.tokenIn),
+        getAddress(order.tokenOut),
+        order.integrator,
+        order.ref,
+        order.amountIn,
+        order.index,
       ],
     ),
   ).toLowerCase();

@@ -9,8 +9,10 @@ import type { PlannedDca, PlannedLimitOrder, ResolvedScenario } from '../scenari
 export interface ObservedExecution {
   chainId: number;
   /**
-   * The order's id in the OrderExecutor event (OrderExecutor.orderId: maker, pair, integrator, keccak256 of the
-   * service's limit order or DCA order id, amount), lowercase hex.
+   * The run's key of the order the event names (shared/domain/pair-authorization.ts orderKeyOf: maker, pair, integrator,
+   * keccak256 of the service's limit order or DCA order id, amount; OrderExecutor.orderId binds these and the
+   * order's execution index, which the run never sees): read from the batch's calldata, for the order whose
+   * orderId is the event's id. Lowercase hex.
    */
   onchainId: string;
   block: number;

@@ -1,6 +1,13 @@
 import { Contract, type JsonRpcProvider, type Log } from 'ethers';
 import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
+import { onchainOrderIdOf, orderKeyOf } from '../../shared/domain/pair-authorization';
 import type { ObservedExecution } from '../report/report-types';
+
+interface RawTransaction {
+  hash: string;
+  to: string | null;
+  input: string;
+}
 
 interface RawReceipt {
   transactionHash: string;
@@ -17,12 +24,21 @@ export interface BlockObservation {
   moverFailures: number;
 }
 
+/** An order of a batch as its calldata states it: the run's key of it (orderKeyOf) and its group's pair. */
+interface BatchEntry {
+  key: string;
+  tokenIn: string;
+  tokenOut: string;
+}
+
 /**
  * Reads what the keeper did in each block of a run from the chain alone: every OrderExecuted and OrderFailed event of
- * the OrderExecutor, with its transaction's gas and batch size; and checks, for every maker with an execution in the
- * block, that its balances of both tokens moved across the block by exactly what its executions say (the amount in
- * plus the fee out of the sold token, the amount out into the bought one). A mismatch throws: a report never names a
- * fill the chain does not show.
+ * the OrderExecutor, with its transaction's gas and batch size, each matched to the order of the transaction's
+ * calldata whose OrderExecutor.orderId is the event's id (which gives the run's key of the order and its pair); and
+ * checks, for every maker with an execution in the block, that its balances of both tokens moved across the block
+ * by exactly what its executions say (the amount in plus the fee out of the sold token, the amount out into the
+ * bought one). A mismatch, or an event no order of its transaction explains, throws: a report never names a fill
+ * the chain does not show.
  */
 export class ChainObserver {
   private readonly iface = orderExecutorInterface();
@@ -36,15 +52,18 @@ export class ChainObserver {
 
   /** The chain's block `chainBlock`, reported as the run's block `block`. */
   async observe(chainBlock: number, block: number): Promise<BlockObservation> {
-    const receipts = (await this.provider.send('eth_getBlockReceipts', [
-      `0x${chainBlock.toString(16)}`,
-    ])) as RawReceipt[];
+    const tag = `0x${chainBlock.toString(16)}`;
+    const [receipts, raw] = (await Promise.all([
+      this.provider.send('eth_getBlockReceipts', [tag]),
+      this.provider.send('eth_getBlockByNumber', [tag, true]),
+    ])) as [RawReceipt[], { transactions: RawTransaction[] }];
+    const inputs = new Map(raw.transactions.map((tx) => [tx.hash.toLowerCase(), tx]));
     const executions: ObservedExecution[] = [];
     let moverFailures = 0;
     for (const receipt of receipts) {
       if (receipt.from.toLowerCase() === this.mover.toLowerCase() && BigInt(receipt.status) !== 1n)
         moverFailures++;
-      const outcomes = this.outcomesOf(receipt, block);
+      const outcomes = this.outcomesOf(receipt, inputs.get(receipt.transactionHash.toLowerCase()), block);
       executions.push(...outcomes);
     }
     await this.checkBalances(
@@ -54,8 +73,49 @@ export class ChainObserver {
     return { executions, moverFailures };
   }
 
-  private outcomesOf(receipt: RawReceipt, block: number): ObservedExecution[] {
+  /** The orders of an executeBatch transaction by their OrderExecutor.orderId (empty for any other call). */
+  private batchOf(tx: RawTransaction | undefined): Map<string, BatchEntry> {
+    const entries = new Map<string, BatchEntry>();
+    if (!tx?.to || tx.to.toLowerCase() !== this.orderExecutor.toLowerCase()) return entries;
+    let groups: Array<{
+      tokenIn: string;
+      tokenOut: string;
+      orders: Array<{ maker: string; index: bigint; ref: string; integrator: string; amountIn: bigint }>;
+    }>;
+    try {
+      [groups] = this.iface.decodeFunctionData('executeBatch', tx.input) as unknown as [typeof groups];
+    } catch {
+      return entries;
+    }
+    for (const group of groups) {
+      for (const order of group.orders) {
+        // Named fields one by one: a decoded struct (an ethers Result) does not spread them.
+        const fields = {
+          maker: order.maker,
+          index: order.index,
+          ref: order.ref,
+          integrator: order.integrator,
+          amountIn: order.amountIn,
+          tokenIn: group.tokenIn,
+          tokenOut: group.tokenOut,
+        };
+        entries.set(onchainOrderIdOf(fields), {
+          key: orderKeyOf(fields),
+          tokenIn: group.tokenIn.toLowerCase(),
+          tokenOut: group.tokenOut.toLowerCase(),
+        });
+      }
+    }
+    return entries;
+  }
+
+  private outcomesOf(
+    receipt: RawReceipt,
+    tx: RawTransaction | undefined,
+    block: number,
+  ): ObservedExecution[] {
     const outcomes: ObservedExecution[] = [];
+    let batch: Map<string, BatchEntry> | undefined;
     for (const log of receipt.logs) {
       if (log.address.toLowerCase() !== this.orderExecutor.toLowerCase()) continue;
       const parsed = this.iface.parseLog({ topics: [...log.topics], data: log.data } as Pick<
@@ -64,17 +124,26 @@ export class ChainObserver {
       >);
       if (parsed?.name !== 'OrderExecuted' && parsed?.name !== 'OrderFailed') continue;
       const executed = parsed.name === 'OrderExecuted';
+      const id = String(parsed.args.getValue('id')).toLowerCase();
+      batch ??= this.batchOf(tx);
+      const entry = batch.get(id);
+      if (!entry) {
+        throw new Error(
+          `chain ${this.chainId} block ${block}: ${parsed.name} ${id} of ${receipt.transactionHash} names no order ` +
+            'of its transaction',
+        );
+      }
       outcomes.push({
         chainId: this.chainId,
-        onchainId: String(parsed.args.getValue('id')).toLowerCase(),
+        onchainId: entry.key,
         block,
         txHash: receipt.transactionHash.toLowerCase(),
         gasUsed: Number(BigInt(receipt.gasUsed)),
         batchSize: 0,
         executed,
         maker: String(parsed.args.getValue('maker')).toLowerCase(),
-        tokenIn: executed ? String(parsed.args.getValue('tokenIn')).toLowerCase() : '',
-        tokenOut: executed ? String(parsed.args.getValue('tokenOut')).toLowerCase() : '',
+        tokenIn: executed ? entry.tokenIn : '',
+        tokenOut: executed ? entry.tokenOut : '',
         amountIn: executed ? String(parsed.args.getValue('amountIn')) : '0',
         fee: executed ? String(parsed.args.getValue('fee')) : '0',
         amountOut: executed ? String(parsed.args.getValue('amountOut')) : '0',

@@ -2,7 +2,7 @@ import { getAddress, parseUnits, type Wallet } from 'ethers';
 import PQueue from 'p-queue';
 import { plainDecimalOf } from '../../shared/domain/amount-bounds';
 import { iterationAmount } from '../../shared/domain/dca-iteration-amount';
-import { integratorOf, onchainOrderIdOf, orderRefOf } from '../../shared/domain/pair-authorization';
+import { integratorOf, orderKeyOf, orderRefOf } from '../../shared/domain/pair-authorization';
 import type { ManifestChain } from '../../devnet/manifest';
 import type { PlannedDca, PlannedLimitOrder } from '../scenario/scenario-types';
 import { pairKey, tokenOf, type PairSignatures } from './makers';
@@ -56,8 +56,10 @@ function chainOf(ctx: PlacementContext, chainId: number): ManifestChain {
 }
 
 /**
- * OrderExecutor.orderId of an order the run placed (limit order, or DCA iteration): bound to its maker, pair, the
- * run's API key (integrator), its service id (ref) and the amount it sells, in base units.
+ * The run's key (shared/domain orderKeyOf: OrderExecutor.orderId's fields but the execution index, which the store
+ * gives an order at the keeper's claim and an integrator never sees) of an order the run placed (limit order, or DCA
+ * iteration): its maker, pair, the run's API key (integrator), its service id (ref) and the amount it sells, in base
+ * units. The chain observer reads the same key from each batch's calldata.
  */
 function onchainIdOf(
   ctx: PlacementContext,
@@ -66,7 +68,7 @@ function onchainIdOf(
   amountIn: bigint,
 ): string {
   const chain = chainOf(ctx, plan.chainId);
-  return onchainOrderIdOf({
+  return orderKeyOf({
     maker: ctx.makers[plan.maker].address,
     tokenIn: tokenOf(chain, plan.sell).address,
     tokenOut: tokenOf(chain, plan.buy).address,
@@ -76,14 +78,14 @@ function onchainIdOf(
   });
 }
 
-/** The on-chain id of a placed limit order: its amount as the keeper reads the decimal string sent. */
+/** The key of a placed limit order: its amount as the keeper reads the decimal string sent. */
 function limitOnchainId(ctx: PlacementContext, plan: PlannedLimitOrder, orderId: string): string {
   const decimals = tokenOf(chainOf(ctx, plan.chainId), plan.sell).decimals;
   return onchainIdOf(ctx, plan, orderId, parseUnits(plan.amount, decimals));
 }
 
 /**
- * The on-chain id of iteration `k` (service id `orderId`) of a strategy the run placed: the iteration sells
+ * The key of iteration `k` (service id `orderId`) of a strategy the run placed: the iteration sells
  * floor(total / iterations), the last one the remainder too, of the total as the keeper reads the JSON number.
  */
 export function dcaOnchainId(ctx: PlacementContext, plan: PlannedDca, k: number, orderId: string): string {

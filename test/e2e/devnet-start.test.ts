@@ -258,6 +258,8 @@ describe('devnet started as npm start does', () => {
     const orders = await Promise.all(
       makers.map(async (maker, i) => ({
         maker: maker.address,
+        // Consecutive execution indices, as the store assigns them to orders claimed together.
+        index: BigInt(1_000_000 + i),
         ref: id(`devnet-e2e-order-${i}`),
         integrator,
         maxDeviationBps: 0,

@@ -88,8 +88,14 @@ onMysql('keepers on one MySQL store', () => {
   it('keeper processes killed mid-batch and restarted settle every order exactly once', async () => {
     // Three real keeper processes on one executor wallet are SIGKILLed in turn: (1) its batch broadcast but not
     // mined, (2) its batch broadcast and mined but not settled, (3) orders claimed but no transaction recorded.
-    // A fourth must finish everything from the store alone (leases of 3 s let it take over quickly).
-    const leaseEnv = { KEEPER_LEASE_MS: '3000', KEEPER_POLL_MS: '100', KEEPER_MAX_BATCH_ORDERS: '8' };
+    // A fourth must finish everything from the store alone (leases of 3 s let it take over quickly). One
+    // transaction in flight: each kill lands on exactly one batch.
+    const leaseEnv = {
+      KEEPER_LEASE_MS: '3000',
+      KEEPER_POLL_MS: '100',
+      KEEPER_MAX_BATCH_ORDERS: '8',
+      KEEPER_MAX_IN_FLIGHT: '1',
+    };
     const running = await startService({ storeKind: 'mysql', keepers: 0, env: leaseEnv });
     const children: KeeperProcess[] = [];
     const startChild = async (killAfterFirstBatch: boolean): Promise<KeeperProcess> => {

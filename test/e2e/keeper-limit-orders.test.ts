@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { id, type Wallet } from 'ethers';
+import type { Wallet } from 'ethers';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import type { ApiClient } from '../helpers/api-client';
 import {
@@ -22,6 +22,7 @@ import {
   type LimitOrderJson,
   type LimitOrderRequest,
 } from '../helpers/maker';
+import { eventsOfOrder } from '../helpers/chain-proof';
 import { startWethUsdcKeeperE2e, type WethUsdcKeeperE2e } from '../helpers/keeper-e2e';
 import type { RunningService } from '../helpers/service-harness';
 
@@ -39,7 +40,6 @@ const ABOVE = 1.03;
 const BELOW = 0.97;
 const UP = 0.06;
 const TX_HASH = /^0x[0-9a-f]{64}$/;
-const ORDER_EXECUTED_TOPIC = id('OrderExecuted(bytes32,address,address,address,uint256,uint256,uint256)');
 
 let service: RunningService;
 let chain: ManifestChain;
@@ -156,23 +156,23 @@ async function expectExecutedOnChain(
  * execution; the cancel test passes the cancel's block.
  */
 async function expectNeverExecuted(order: LimitOrderJson, fromBlock = 0): Promise<void> {
-  const logs = await service.provider.getLogs({
-    address: chain.contracts.orderExecutor,
-    topics: [null, limitOrderOnchainId(order, client.credentials.apiKey, chain)],
-    fromBlock,
-    toBlock: 'latest',
-  });
+  const logs = await eventsOfOrder(
+    service.provider,
+    chain.contracts.orderExecutor,
+    limitOrderOnchainId(order, client.credentials.apiKey, chain),
+    { fromBlock },
+  );
   expect(logs).toEqual([]);
 }
 
 /** No OrderExecuted event for this order ever reached the chain. */
 async function expectNoExecutedEvent(order: LimitOrderJson): Promise<void> {
-  const logs = await service.provider.getLogs({
-    address: chain.contracts.orderExecutor,
-    topics: [ORDER_EXECUTED_TOPIC, limitOrderOnchainId(order, client.credentials.apiKey, chain)],
-    fromBlock: 0,
-    toBlock: 'latest',
-  });
+  const logs = await eventsOfOrder(
+    service.provider,
+    chain.contracts.orderExecutor,
+    limitOrderOnchainId(order, client.credentials.apiKey, chain),
+    { executedOnly: true },
+  );
   expect(logs).toEqual([]);
 }
 

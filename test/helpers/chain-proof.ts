@@ -1,11 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { toQuantity, type JsonRpcProvider } from 'ethers';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
+import { keysOfTransaction, type BatchOrderKey } from './batch-keys';
 
 /**
  * What the chain itself says about an order or a transaction, read with raw JSON-RPC (never through a cache), for
  * the reorg and nonce-gap end-to-end suites: an API answer naming a transaction is only believed when the canonical
- * chain holds that transaction with the order's event.
+ * chain holds that transaction with the order's event. Orders are named by their key (helpers/maker onchainIdOf:
+ * the on-chain id but its execution index), each event's order read from its transaction's calldata
+ * (helpers/batch-keys).
  */
 
 const TX_HASH = /^0x[0-9a-f]{64}$/;
@@ -64,9 +67,9 @@ export async function canonicalHash(
 }
 
 /**
- * Why `txHash` does not prove that the order `onchainId` executed on the canonical chain, or undefined when it does:
- * its receipt exists, sits in the canonical block of its height, succeeded, and holds the OrderExecutor's
- * OrderExecuted event for that id.
+ * Why `txHash` does not prove that the order of key `onchainId` executed on the canonical chain, or undefined when it
+ * does: its receipt exists, sits in the canonical block of its height, succeeded, and holds the OrderExecutor's
+ * OrderExecuted event for the id of the transaction's order of that key.
  */
 export async function executionProblem(
   provider: JsonRpcProvider,
@@ -83,29 +86,52 @@ export async function executionProblem(
     return `the receipt of ${txHash} is in block ${height} ${receipt.blockHash}, not the canonical ${canonical}`;
   if (BigInt(receipt.status) !== 1n) return `${txHash} reverted`;
   const topic = orderExecutedTopic();
+  const keys = await keysOfTransaction(provider, txHash);
   const has = receipt.logs.some(
     (l) =>
       l.address.toLowerCase() === orderExecutor.toLowerCase() &&
       l.topics[0]?.toLowerCase() === topic &&
-      l.topics[1]?.toLowerCase() === onchainId.toLowerCase(),
+      keys.get(l.topics[1]?.toLowerCase() ?? '')?.key === onchainId.toLowerCase(),
   );
   return has ? undefined : `the receipt of ${txHash} has no OrderExecuted event for ${onchainId}`;
 }
 
-/** Every OrderExecuted event of the order `onchainId` on the whole canonical chain. */
+/**
+ * The OrderExecutor's events (OrderExecuted only, or with OrderFailed) naming the order of key `onchainId` (helpers/
+ * maker onchainIdOf) from `fromBlock` on the canonical chain: an order's id binds its execution index, which the
+ * store keeps to itself, so every event is matched through the calldata of its transaction.
+ */
+export async function eventsOfOrder(
+  provider: JsonRpcProvider,
+  orderExecutor: string,
+  onchainId: string,
+  opts: { fromBlock?: number; executedOnly?: boolean } = {},
+): Promise<RpcLog[]> {
+  const iface = orderExecutorInterface();
+  const topics = opts.executedOnly
+    ? [orderExecutedTopic()]
+    : [[orderExecutedTopic(), iface.getEvent('OrderFailed')!.topicHash]];
+  const all = (await provider.send('eth_getLogs', [
+    { address: orderExecutor, topics, fromBlock: toQuantity(opts.fromBlock ?? 0), toBlock: 'latest' },
+  ])) as RpcLog[];
+  const batches = new Map<string, Map<string, BatchOrderKey>>();
+  const logs: RpcLog[] = [];
+  for (const log of all) {
+    const txHash = log.transactionHash.toLowerCase();
+    let keys = batches.get(txHash);
+    if (!keys) batches.set(txHash, (keys = await keysOfTransaction(provider, txHash)));
+    if (keys.get(log.topics[1]!.toLowerCase())?.key === onchainId.toLowerCase()) logs.push(log);
+  }
+  return logs;
+}
+
+/** Every OrderExecuted event of the order of key `onchainId` on the whole canonical chain. */
 export async function executedOnChain(
   provider: JsonRpcProvider,
   orderExecutor: string,
   onchainId: string,
 ): Promise<ExecutedOnChain[]> {
-  const logs = (await provider.send('eth_getLogs', [
-    {
-      address: orderExecutor,
-      topics: [orderExecutedTopic(), onchainId.toLowerCase()],
-      fromBlock: '0x0',
-      toBlock: 'latest',
-    },
-  ])) as RpcLog[];
+  const logs = await eventsOfOrder(provider, orderExecutor, onchainId, { executedOnly: true });
   return logs.map((log) => {
     const parsed = orderExecutorInterface().parseLog({ topics: log.topics, data: log.data })!;
     return {

@@ -7,6 +7,7 @@ import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-i
 import type { Store } from '../../shared/store/store';
 import { limitOrderBody, limitOrderTokens, type LimitOrderRequest } from '../factories/limit-orders';
 import type { ApiClient } from './api-client';
+import { keyOfEvent, keysOfTransaction, type BatchOrderKey } from './batch-keys';
 import { limitOrderOnchainId, signPair, token } from './maker';
 import type { RunningService } from './service-harness';
 
@@ -213,6 +214,7 @@ export async function waitForAllCompleted(
   }
 }
 
+/** Every OrderExecuted event, under the key of the order its transaction's calldata names by the event's id. */
 async function executedLogs(provider: JsonRpcProvider, orderExecutor: string): Promise<ExecutedLog[]> {
   const logs = await provider.getLogs({
     address: orderExecutor,
@@ -220,16 +222,21 @@ async function executedLogs(provider: JsonRpcProvider, orderExecutor: string): P
     fromBlock: 0,
     toBlock: 'latest',
   });
-  return logs.map((l) => ({
-    onchainId: l.topics[1]!.toLowerCase(),
-    txHash: l.transactionHash,
-  }));
+  const batches = new Map<string, Map<string, BatchOrderKey>>();
+  const out: ExecutedLog[] = [];
+  for (const l of logs) {
+    let keys = batches.get(l.transactionHash);
+    if (!keys) batches.set(l.transactionHash, (keys = await keysOfTransaction(provider, l.transactionHash)));
+    out.push({ onchainId: keyOfEvent(keys, l.topics[1]!, l.transactionHash).key, txHash: l.transactionHash });
+  }
+  return out;
 }
 
 /**
- * Every order completed once: exactly one OrderExecuted event per order id on the whole chain, none for another
- * id, and the API's `txHash` of each order is the transaction holding its event. On-chain ids are those of orders
- * created with `apiKey` (default: the service's client).
+ * Every order completed once: exactly one OrderExecuted event per order on the whole chain (its key: the on-chain
+ * id but the execution index, each event's order read from its transaction), none for another order, and the API's
+ * `txHash` of each order is the transaction holding its event. Keys are those of orders created with `apiKey`
+ * (default: the service's client).
  */
 export async function expectExecutedExactlyOnce(
   running: Pick<RunningService, 'manifest' | 'provider' | 'client'>,

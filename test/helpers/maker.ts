@@ -1,10 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  AbiCoder,
   Contract,
   getAddress,
   id as keccakOfText,
-  keccak256,
   parseUnits,
   Wallet,
   type JsonRpcProvider,
@@ -18,12 +16,17 @@ import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import { movePrice } from '../../devnet/market-mover';
 import { V2_ROUTER_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
 import { DEFAULT_MAX_FEE_BPS } from '../../devnet/world/deploy-service-contracts';
-import { PAIR_AUTHORIZATION_DOMAIN, PAIR_AUTHORIZATION_TYPES } from '../../shared/domain/pair-authorization';
+import {
+  orderKeyOf,
+  PAIR_AUTHORIZATION_DOMAIN,
+  PAIR_AUTHORIZATION_TYPES,
+} from '../../shared/domain/pair-authorization';
 import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { plainDecimalOf } from '../../shared/domain/amount-bounds';
 import { dcaStrategyBody, dcaStrategyTokens, type DcaStrategyRequest } from '../factories/dca-strategies';
 import { limitOrderBody, limitOrderTokens, type LimitOrderRequest } from '../factories/limit-orders';
 import type { ApiClient, ApiResponse, Envelope } from './api-client';
+import { keyOfEvent, keysOfTransaction } from './batch-keys';
 
 // The request types live with their factories; the e2e suites still import them from here.
 export type { DcaStrategyRequest, LimitOrderRequest };
@@ -41,7 +44,10 @@ const APPROVE_GAS = 100_000n;
 export type LimitOrderJson = LimitOrderResponse;
 export type { DcaOrderJson, DcaStrategyJson };
 
-/** One OrderExecuted event, as the chain reports it. */
+/**
+ * One OrderExecuted event, as the chain reports it: `onchainId` is the key (onchainIdOf) of the order of its
+ * transaction's calldata whose OrderExecutor.orderId is the event's id, and the pair is that order's group's.
+ */
 export interface OrderExecutedEvent {
   onchainId: string;
   maker: string;
@@ -158,23 +164,20 @@ export interface OnchainOrder {
 }
 
 /**
- * The on-chain id of a service order (OrderExecutor.orderId, lowercase): keccak256(abi.encode(maker, tokenIn,
- * tokenOut, integrator, ref, amountIn)) with integrator = keccak256(API key id) and ref = keccak256(service id).
+ * The on-chain key of a service order (lowercase): what OrderExecutor.orderId binds but the execution index, which
+ * the store gives the order at the keeper's first claim and the API does not show — keccak256(abi.encode(maker,
+ * tokenIn, tokenOut, integrator, ref, amountIn)) with integrator = keccak256(API key id) and ref = keccak256(service
+ * id). Events are matched to it through their transaction's calldata (executionEvents, helpers/batch-keys).
  */
 export function onchainIdOf(order: OnchainOrder): string {
-  return keccak256(
-    AbiCoder.defaultAbiCoder().encode(
-      ['address', 'address', 'address', 'bytes32', 'bytes32', 'uint256'],
-      [
-        getAddress(order.maker),
-        getAddress(order.tokenIn),
-        getAddress(order.tokenOut),
-        integratorOfKey(order.apiKey),
-        keccakOfText(order.id),
-        order.amountIn,
-      ],
-    ),
-  ).toLowerCase();
+  return orderKeyOf({
+    maker: order.maker,
+    tokenIn: order.tokenIn,
+    tokenOut: order.tokenOut,
+    integrator: integratorOfKey(order.apiKey),
+    ref: keccakOfText(order.id),
+    amountIn: order.amountIn,
+  });
 }
 
 /**
@@ -194,7 +197,10 @@ export function limitOrderOnchainId(order: LimitOrderJson, apiKey: string, chain
   });
 }
 
-/** OrderExecuted and OrderFailed events of a mined transaction, emitted by the chain's OrderExecutor. */
+/**
+ * OrderExecuted and OrderFailed events of a mined transaction, emitted by the chain's OrderExecutor, each under the
+ * key of the order of the transaction's calldata its id names (throws for an event no order of it explains).
+ */
 export async function executionEvents(
   provider: JsonRpcProvider,
   chain: ManifestChain,
@@ -206,24 +212,26 @@ export async function executionEvents(
 }> {
   const receipt = await provider.getTransactionReceipt(txHash);
   if (!receipt) throw new Error(`no receipt for ${txHash}`);
+  const keys = await keysOfTransaction(provider, txHash);
   const executed: OrderExecutedEvent[] = [];
   const failed: { onchainId: string; reason: string }[] = [];
   for (const log of receipt.logs) {
     if (log.address.toLowerCase() !== chain.contracts.orderExecutor.toLowerCase()) continue;
     const parsed = orderExecutorInterface().parseLog({ topics: [...log.topics], data: log.data });
     if (parsed?.name === 'OrderExecuted') {
+      const order = keyOfEvent(keys, String(parsed.args.getValue('id')), txHash);
       executed.push({
-        onchainId: String(parsed.args.getValue('id')).toLowerCase(),
+        onchainId: order.key,
         maker: String(parsed.args.getValue('maker')),
-        tokenIn: String(parsed.args.getValue('tokenIn')),
-        tokenOut: String(parsed.args.getValue('tokenOut')),
+        tokenIn: order.tokenIn,
+        tokenOut: order.tokenOut,
         amountIn: parsed.args.getValue('amountIn') as bigint,
         fee: parsed.args.getValue('fee') as bigint,
         amountOut: parsed.args.getValue('amountOut') as bigint,
       });
     } else if (parsed?.name === 'OrderFailed') {
       failed.push({
-        onchainId: String(parsed.args.getValue('id')).toLowerCase(),
+        onchainId: keyOfEvent(keys, String(parsed.args.getValue('id')), txHash).key,
         reason: String(parsed.args.getValue('reason')),
       });
     }

@@ -1086,6 +1086,83 @@ describeEachStore('keeper store', (kind) => {
     });
   });
 
+  describe('execution indices', () => {
+    /** The first index the counter has not handed out yet. */
+    async function nextIndex(): Promise<bigint> {
+      const row = (await store.knex('execution_index_counter').where({ id: 1 }).first('next_index')) as {
+        next_index: number | string;
+      };
+      return BigInt(row.next_index);
+    }
+
+    it('a claim gives its orders consecutive indices, once: a re-claim keeps them, a new order takes the next', async () => {
+      const orders = await insertOrders(3);
+      const start = await nextIndex();
+      expect((await limit.findById(orders[0].id))?.execIndex).toBeNull();
+      const claimed = await limit.claim(
+        orders.map((o) => o.id),
+        OWNER_A,
+        LEASE_MS,
+        NOW,
+      );
+      const indices = claimed.map((o) => o.execIndex!).sort((a, b) => (a < b ? -1 : 1));
+      expect(indices).toEqual([start, start + 1n, start + 2n]);
+      expect(await nextIndex()).toBe(start + 3n);
+      // Stored with the claim, as it returned them.
+      for (const order of claimed) expect((await limit.findById(order.id))?.execIndex).toBe(order.execIndex);
+
+      // Back to pending (a retry, a dropped batch, an expired lease) and claimed again: the same index.
+      const [first] = claimed;
+      expect(await limit.releaseLease(first.id, OWNER_A, NOW)).toBe(true);
+      await limit.fail(claimed[1].id, OWNER_A, { reason: 'SWAP_FAILED', final: false }, NOW);
+      const again = await limit.claim([first.id, claimed[1].id], OWNER_B, LEASE_MS, NOW + 1);
+      expect(new Map(again.map((o) => [o.id, o.execIndex]))).toEqual(
+        new Map([first, claimed[1]].map((o) => [o.id, o.execIndex])),
+      );
+      expect(await nextIndex()).toBe(start + 3n);
+
+      const [late] = await insertOrders(1);
+      expect((await limit.claim([late.id], OWNER_A, LEASE_MS, NOW))[0].execIndex).toBe(start + 3n);
+    });
+
+    it('limit orders and DCA iterations draw from one counter: no index is given twice', async () => {
+      const strategy = await insertStrategy({ iterations: 3 });
+      for (let i = 0; i < 3; i += 1) await dca.createIteration(strategy.id, i, NOW, 1, NOW);
+      const iterations = await dca.listOrdersOfStrategy(strategy.id);
+      const orders = await insertOrders(2);
+      const start = await nextIndex();
+      const a = await limit.claim([orders[0].id], OWNER_A, LEASE_MS, NOW);
+      const d = await dca.claim(
+        iterations.map((o) => o.id),
+        OWNER_A,
+        LEASE_MS,
+        NOW,
+      );
+      const b = await limit.claim([orders[1].id], OWNER_A, LEASE_MS, NOW);
+      const all = [
+        ...a.map((o) => o.execIndex),
+        ...d.map((o) => o.order.execIndex),
+        ...b.map((o) => o.execIndex),
+      ];
+      expect(all.every((i) => i !== null)).toBe(true);
+      expect(new Set(all).size).toBe(5);
+      expect(all.map((i) => i! - start).sort((x, y) => (x < y ? -1 : 1))).toEqual([0n, 1n, 2n, 3n, 4n]);
+      // An iteration's index is its own for good, as a limit order's.
+      expect((await dca.findById(d[0].order.id))?.execIndex).toBe(d[0].order.execIndex);
+      expect(await dca.releaseLease(d[0].order.id, OWNER_A, NOW)).toBe(true);
+      expect((await dca.claim([d[0].order.id], OWNER_B, LEASE_MS, NOW))[0].order.execIndex).toBe(
+        d[0].order.execIndex,
+      );
+      // The columns refuse a duplicate.
+      await expect(
+        store
+          .knex('limit_orders')
+          .where({ id: orders[1].id })
+          .update({ exec_index: Number(a[0].execIndex) }),
+      ).rejects.toThrow();
+    });
+  });
+
   describe('concurrency', () => {
     let second: Knex;
 
@@ -1144,6 +1221,53 @@ describeEachStore('keeper store', (kind) => {
         expect(row.lease_owner).toBe(byKeeper1.has(row.id) ? 'keeper-1' : 'keeper-0');
       }
       if (kind === 'mysql') expect(Math.min(first.length, other.length)).toBeGreaterThan(0);
+    });
+
+    it('two keepers claiming limit orders and DCA iterations at once never give one index twice', async () => {
+      const orders = await insertOrders(120);
+      const strategies = await Promise.all(
+        Array.from({ length: 4 }, () => insertStrategy({ iterations: 10 })),
+      );
+      for (const strategy of strategies) {
+        for (let i = 0; i < 10; i += 1) await dca.createIteration(strategy.id, i, NOW, 1, NOW);
+      }
+      const iterationIds = (
+        await Promise.all(strategies.map((strategy) => dca.listOrdersOfStrategy(strategy.id)))
+      ).flatMap((list) => list.map((o) => o.id));
+      const keepers = [store.knex, second].map((db) => ({
+        limit: new KeeperLimitOrdersRepository(db, store.dialect),
+        dca: new KeeperDcaRepository(db, store.dialect),
+      }));
+      await Promise.all(
+        keepers.map(async (keeper, k) => {
+          for (let round = 0; round < 20; round += 1) {
+            await Promise.all([
+              keeper.limit.claim(
+                shuffled(orders.map((o) => o.id)).slice(0, 12),
+                `keeper-${k}`,
+                LEASE_MS,
+                NOW,
+              ),
+              keeper.dca.claim(shuffled(iterationIds).slice(0, 4), `keeper-${k}`, LEASE_MS, NOW),
+            ]);
+          }
+        }),
+      );
+      await limit.claim(
+        orders.map((o) => o.id),
+        OWNER_A,
+        LEASE_MS,
+        NOW,
+      );
+      await dca.claim(iterationIds, OWNER_A, LEASE_MS, NOW);
+      const rows = [
+        ...(await store.knex('limit_orders').select('exec_index')),
+        ...(await store.knex('dca_orders').select('exec_index')),
+      ] as Array<{ exec_index: number | string | null }>;
+      expect(rows).toHaveLength(160);
+      const indices = rows.map((row) => row.exec_index);
+      expect(indices.every((i) => i !== null)).toBe(true);
+      expect(new Set(indices.map(String)).size).toBe(160);
     });
 
     it('an api cancel racing a claim: each order is either cancelled or claimed, never both', async () => {

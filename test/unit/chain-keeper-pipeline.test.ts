@@ -61,6 +61,7 @@ function harness(
         calls.push('plan'),
         { planned: [], call: { gasLimit: 1_000_000n } } as unknown as BatchPlan
       ),
+      done: () => undefined,
     },
     submit: { run: async () => (calls.push('submit'), opts.sent ?? true) },
     more: opts.more ?? [],
@@ -82,7 +83,12 @@ function harness(
     },
     timer: new StageTimer(1, metrics, log),
     metrics,
-    budget: { onHead: () => undefined, nextBatchOrders: () => 50, sent: () => undefined },
+    budget: {
+      onHead: () => undefined,
+      nextBatchOrders: () => 50,
+      reserve: () => 0n,
+      settle: () => undefined,
+    },
     blockGasLimit: async () => 30_000_000n,
     log,
     now: () => 1_000,
@@ -107,10 +113,10 @@ describe('ChainKeeper: one tick is the pipeline', () => {
       'select',
       'claim',
       'plan',
+      // While the first batch plans, the next is selected: nothing more is ready.
+      'select',
       'submit',
       'follow',
-      // The second wallet's turn: nothing more is ready.
-      'select',
       `settle ${HEAD}`,
       `publish ${HEAD} true`,
     ]);
@@ -125,6 +131,8 @@ describe('ChainKeeper: one tick is the pipeline', () => {
       'select',
       'claim',
       'plan',
+      // The next order is selected while the first plans, but no wallet is free for it: nothing more is claimed.
+      'select',
       'submit',
       'free',
       `settle ${HEAD}`,

@@ -425,6 +425,7 @@ describe('funding: balance and allowance over the maker’s open orders of the t
     kind: 'limit',
     id,
     onchainId: id,
+    executionIndex: 1n,
     ref: orderRefOf(id),
     integrator: integratorOf('funding-key'),
     version: 0,
@@ -512,6 +513,7 @@ describe('funding: balance and allowance over the maker’s open orders of the t
       paths: [],
       orders: orders.map(([maker, amountIn, fee], i) => ({
         ref: orderRefOf(`order-${i + 1}`),
+        index: BigInt(i + 1),
         integrator: integratorOf('funding-key'),
         maker,
         amountIn,

@@ -7,7 +7,8 @@ import type { ExecutionEvent } from '../../keeper/settle/execution-events';
 
 /**
  * Settling a batch from its receipt's events: an order counts as executed only from an OrderExecuted event with
- * its own on-chain id (maker, pair, integrator, reference, amount), its maker and its amount: an event of another
+ * its own on-chain id (maker, pair, integrator, reference, amount, execution index), its maker and its amount: an
+ * event of another
  * maker's order under a look-alike id, or of another amount, is not this order's outcome.
  */
 
@@ -18,8 +19,8 @@ const makerB = Wallet.createRandom().address;
 const integrator = integratorOf('key-of-the-integrator');
 
 const orders = [
-  { id: 'order-a', maker: makerA, amountIn: 10n ** 18n },
-  { id: 'order-b', maker: makerB, amountIn: 2n * 10n ** 18n },
+  { id: 'order-a', maker: makerA, amountIn: 10n ** 18n, index: 41n },
+  { id: 'order-b', maker: makerB, amountIn: 2n * 10n ** 18n, index: 42n },
 ];
 
 const group: BatchGroup = {
@@ -28,6 +29,7 @@ const group: BatchGroup = {
   paths: [{ weight: 1n, hops: [{ kind: 0, tokenOut: USDC, fee: 0, target: WETH, data: '0x' }] }],
   orders: orders.map((o) => ({
     ref: orderRefOf(o.id),
+    index: o.index,
     integrator,
     maker: o.maker,
     amountIn: o.amountIn,
@@ -55,6 +57,7 @@ const idOf = (o: (typeof orders)[number]) =>
     integrator,
     ref: orderRefOf(o.id),
     amountIn: o.amountIn,
+    index: o.index,
   });
 
 const work = {
@@ -91,9 +94,19 @@ describe('settling a batch from its events', () => {
     ]);
   });
 
-  it('does not complete an order from an event of the old keccak(serviceId) id, another maker or another amount', async () => {
+  it('does not complete an order from an event of the old keccak(serviceId) id, another index, another maker or another amount', async () => {
     const [a, b] = orders as [(typeof orders)[number], (typeof orders)[number]];
     expect(await settle([executed(orderRefOf(a.id).toLowerCase(), a.maker, a.amountIn)])).toEqual([
+      ['order-a', 'failed'],
+      ['order-b', 'failed'],
+    ]);
+    // The same order under another execution index: another order (one that spent a's index, say).
+    expect(
+      await settle([
+        executed(idOf({ ...a, index: b.index }), a.maker, a.amountIn),
+        executed(idOf({ ...b, index: a.index }), b.maker, b.amountIn),
+      ]),
+    ).toEqual([
       ['order-a', 'failed'],
       ['order-b', 'failed'],
     ]);

@@ -22,8 +22,7 @@ abstract contract OrderFixture is Fixture {
     uint16 internal constant MAX_DEVIATION_BPS = 500;
     bytes32 internal constant INTEGRATOR_A = keccak256("integrator A");
     bytes32 internal constant INTEGRATOR_B = keccak256("integrator B");
-    bytes32 internal constant EXECUTED_TOPIC =
-        keccak256("OrderExecuted(bytes32,address,address,address,uint256,uint256,uint256)");
+    bytes32 internal constant EXECUTED_TOPIC = keccak256("OrderExecuted(bytes32,address,uint256,uint256,uint256)");
     bytes32 internal constant FAILED_TOPIC = keccak256("OrderFailed(bytes32,address,string)");
 
     OrderExecutor internal oe;
@@ -69,6 +68,8 @@ abstract contract OrderFixture is Fixture {
 
     // ---- ghosts ----
     mapping(address => mapping(bytes32 => bool)) internal ghostExecuted;
+    /// @dev Execution indices some execution spent, as the events of the batches said.
+    mapping(uint256 => bool) internal ghostIndexSpent;
     /// @dev keccak(maker, id) => the last failure reason / the amount paid, as the events of the last batch said.
     mapping(bytes32 => string) internal failureOf;
     mapping(bytes32 => uint256) internal paidOf;
@@ -319,7 +320,39 @@ abstract contract OrderFixture is Fixture {
         uint256 minAmountOut,
         bytes memory signature
     ) internal pure returns (OrderExecutor.Order memory) {
-        return OrderExecutor.Order(maker, ref, integrator, dev, MAX_FEE_BPS, amountIn, fee, minAmountOut, signature);
+        return OrderExecutor.Order(
+            maker,
+            _indexOf(maker, ref, integrator, amountIn, fee, minAmountOut, signature),
+            ref,
+            integrator,
+            dev,
+            MAX_FEE_BPS,
+            amountIn,
+            fee,
+            minAmountOut,
+            signature
+        );
+    }
+
+    /// @dev The suite's execution index of an order: derived from what makes it that order (its signature names
+    ///      the pair), as the service assigns one per order: the same order built twice is the same order, and two
+    ///      orders almost never share one (tests that want them to set it).
+    function _indexOf(
+        address maker,
+        bytes32 ref,
+        bytes32 integrator,
+        uint256 amountIn,
+        uint256 fee,
+        uint256 minAmountOut,
+        bytes memory signature
+    ) internal pure returns (uint64) {
+        return uint64(
+            uint256(
+                keccak256(
+                    abi.encode("index", maker, ref, integrator, amountIn, fee, minAmountOut, keccak256(signature))
+                )
+            )
+        );
     }
 
     /// @dev An order the maker signed, for pair p with integrator A.
@@ -450,6 +483,10 @@ abstract contract OrderFixture is Fixture {
         } else {
             o.signature = abi.encodePacked(bytes32(q), bytes32(q >> 1), uint8(27));
         }
+        // Mostly the order's own index; one in four from a few shared ones (spent by other orders, or twice in a batch).
+        o.index = (q >> 128) % 4 == 0
+            ? uint64((q >> 132) % 16)
+            : _indexOf(o.maker, o.ref, o.integrator, o.amountIn, o.fee, o.minAmountOut, o.signature);
     }
 
     // ---- the checked batch ----
@@ -530,7 +567,7 @@ abstract contract OrderFixture is Fixture {
                 ++s.outcomes;
                 ++failedCount;
                 failureOf[key] = abi.decode(logs[i].data, (string));
-            } else if (logs[i].topics[0] == EXECUTED_TOPIC && _persisted(logs, i)) {
+            } else if (logs[i].topics[0] == EXECUTED_TOPIC && _persisted(groups, logs, i)) {
                 ++s.outcomes;
                 ++executed;
                 paidOf[key] = _checkExecution(groups, logs[i], s);
@@ -545,32 +582,46 @@ abstract contract OrderFixture is Fixture {
     struct Execution {
         bytes32 id;
         address maker;
-        address tokenIn;
-        address tokenOut;
         uint256 amountIn;
         uint256 fee;
         uint256 amountOut;
     }
 
     /// @dev vm.recordLogs also records the events of a group's settlement attempts that were undone (an order
-    ///      rejected, the group settled again without it). An OrderExecuted stands when its id is executed now and
-    ///      no later attempt emitted it again (attempts run in order; an id executes in one attempt at most).
-    function _persisted(Vm.Log[] memory logs, uint256 i) internal view returns (bool) {
+    ///      rejected, the group settled again without it, or failed as a whole). An OrderExecuted stands when the
+    ///      index of an order with its id is spent now, no later attempt emitted it again (attempts run in order; an
+    ///      order executes in one attempt at most), and no later failure of the same id says otherwise (an undone
+    ///      attempt's order fails afterwards; only a copy of an executed order fails ALREADY_EXECUTED after it).
+    function _persisted(OrderExecutor.Group[] memory groups, Vm.Log[] memory logs, uint256 i)
+        internal
+        view
+        returns (bool)
+    {
         bytes32 id = logs[i].topics[1];
         bytes32 maker = logs[i].topics[2];
         for (uint256 j = i + 1; j < logs.length; ++j) {
-            if (logs[j].emitter != address(oe) || logs[j].topics[0] != EXECUTED_TOPIC) continue;
-            if (logs[j].topics[1] == id && logs[j].topics[2] == maker) return false;
+            if (logs[j].emitter != address(oe) || logs[j].topics[1] != id || logs[j].topics[2] != maker) continue;
+            if (logs[j].topics[0] == EXECUTED_TOPIC) return false;
+            if (logs[j].topics[0] == FAILED_TOPIC && !_eq(abi.decode(logs[j].data, (string)), "ALREADY_EXECUTED")) {
+                return false;
+            }
         }
-        return oe.executed(address(uint160(uint256(maker))), id);
+        for (uint256 g; g < groups.length; ++g) {
+            for (uint256 k; k < groups[g].orders.length; ++k) {
+                if (_idOf(groups[g], groups[g].orders[k]) == id) return oe.isExecuted(groups[g].orders[k].index);
+            }
+        }
+        return false;
+    }
+
+    function _eq(string memory a, string memory b) internal pure returns (bool) {
+        return keccak256(bytes(a)) == keccak256(bytes(b));
     }
 
     function _decodeExecuted(Vm.Log memory log) internal pure returns (Execution memory e) {
         e.id = log.topics[1];
         e.maker = address(uint160(uint256(log.topics[2])));
-        (address tokenIn, address tokenOut, uint256 amountIn, uint256 fee, uint256 amountOut) =
-            abi.decode(log.data, (address, address, uint256, uint256, uint256));
-        (e.tokenIn, e.tokenOut, e.amountIn, e.fee, e.amountOut) = (tokenIn, tokenOut, amountIn, fee, amountOut);
+        (e.amountIn, e.fee, e.amountOut) = abi.decode(log.data, (uint256, uint256, uint256));
     }
 
     function _checkExecution(OrderExecutor.Group[] memory groups, Vm.Log memory log, BatchState memory s)
@@ -582,38 +633,48 @@ abstract contract OrderFixture is Fixture {
         ghostExecuted[e.maker][e.id] = true;
         _expect(e.fee <= (e.amountIn * MAX_FEE_BPS) / 10_000, "fee <= floor(amountIn * maxFeeBps / 1e4)");
 
-        // Some order of a group of this pair must match the event and justify it.
-        bool justified;
-        for (uint256 g; g < groups.length && !justified; ++g) {
-            if (groups[g].tokenIn != e.tokenIn || groups[g].tokenOut != e.tokenOut) continue;
-            for (uint256 k; k < groups[g].orders.length && !justified; ++k) {
-                justified = _justifies(groups[g].orders[k], e, s.bounds[g]);
+        // Some order of the batch must match the event (its id binds the pair and the index) and justify it.
+        uint256 justifiedBy = type(uint256).max;
+        uint64 index;
+        for (uint256 g; g < groups.length && justifiedBy == type(uint256).max; ++g) {
+            for (uint256 k; k < groups[g].orders.length; ++k) {
+                if (_justifies(groups[g], groups[g].orders[k], e, s.bounds[g])) {
+                    (justifiedBy, index) = (g, groups[g].orders[k].index);
+                    break;
+                }
             }
         }
-        _expect(justified, "an execution no signed order within its minimum and bound explains");
+        _expect(justifiedBy != type(uint256).max, "an execution no signed order within its minimum and bound explains");
+        if (justifiedBy == type(uint256).max) return e.amountOut;
+        _expect(!ghostIndexSpent[index], "an execution index spent twice");
+        ghostIndexSpent[index] = true;
 
+        (address tokenIn, address tokenOut) = (groups[justifiedBy].tokenIn, groups[justifiedBy].tokenOut);
         uint256 width = tokens.length;
         uint256 row = _row(e.maker) * width;
-        s.expected[row + _column(e.tokenIn)] -= int256(e.amountIn + e.fee);
-        s.expected[row + _column(e.tokenOut)] += int256(e.amountOut);
-        s.expected[makers.length * width + _column(e.tokenIn)] += int256(e.fee);
+        s.expected[row + _column(tokenIn)] -= int256(e.amountIn + e.fee);
+        s.expected[row + _column(tokenOut)] += int256(e.amountOut);
+        s.expected[makers.length * width + _column(tokenIn)] += int256(e.fee);
         return e.amountOut;
     }
 
-    function _justifies(OrderExecutor.Order memory o, Execution memory e, uint256 boundX128)
-        internal
-        view
-        returns (bool)
-    {
-        bytes32 expectedId = keccak256(abi.encode(o.maker, e.tokenIn, e.tokenOut, o.integrator, o.ref, o.amountIn));
+    function _justifies(
+        OrderExecutor.Group memory g,
+        OrderExecutor.Order memory o,
+        Execution memory e,
+        uint256 boundX128
+    ) internal view returns (bool) {
+        (address tokenIn, address tokenOut) = (g.tokenIn, g.tokenOut);
+        bytes32 expectedId =
+            keccak256(abi.encode(o.maker, tokenIn, tokenOut, o.integrator, o.ref, o.amountIn, uint256(o.index)));
         if (expectedId != e.id || o.maker != e.maker || o.fee != e.fee || o.amountIn != e.amountIn) return false;
-        if (!_authorized(o.maker, e.tokenIn, e.tokenOut, o.integrator, o.maxDeviationBps, o.maxFeeBps)) return false;
+        if (!_authorized(o.maker, tokenIn, tokenOut, o.integrator, o.maxDeviationBps, o.maxFeeBps)) return false;
         // Never more fee than the maker's signed cap allows, whatever the contract's cap is.
         if (e.fee > (o.amountIn / 10_000) * o.maxFeeBps + ((o.amountIn % 10_000) * o.maxFeeBps) / 10_000) return false;
         if (e.amountOut < o.minAmountOut || boundX128 == 0) return false;
         if (e.amountOut < oe.minimumAtBound(o.amountIn, boundX128, o.maxDeviationBps)) return false;
         // And against the feeds directly (the contract's Q128 rounding aside).
-        uint256 fair = _feedMinimum(e.tokenIn, e.tokenOut, o.amountIn, o.maxDeviationBps);
+        uint256 fair = _feedMinimum(tokenIn, tokenOut, o.amountIn, o.maxDeviationBps);
         return e.amountOut + 2 + fair / 1e12 >= fair;
     }
 
@@ -662,7 +723,7 @@ abstract contract OrderFixture is Fixture {
     }
 
     function _idOf(OrderExecutor.Group memory g, OrderExecutor.Order memory o) internal pure returns (bytes32) {
-        return keccak256(abi.encode(o.maker, g.tokenIn, g.tokenOut, o.integrator, o.ref, o.amountIn));
+        return keccak256(abi.encode(o.maker, g.tokenIn, g.tokenOut, o.integrator, o.ref, o.amountIn, uint256(o.index)));
     }
 
     /// @dev The failure reason of the group's k-th order in the last batch ("" if none was emitted).
@@ -670,8 +731,10 @@ abstract contract OrderFixture is Fixture {
         return failureOf[keccak256(abi.encode(g.orders[k].maker, _idOf(g, g.orders[k])))];
     }
 
+    /// @dev The group's k-th order executed: its index is spent and an execution of its id stood (the index alone
+    ///      could have been spent by another order).
     function _executed(OrderExecutor.Group memory g, uint256 k) internal view returns (bool) {
-        return oe.executed(g.orders[k].maker, _idOf(g, g.orders[k]));
+        return oe.isExecuted(g.orders[k].index) && ghostExecuted[g.orders[k].maker][_idOf(g, g.orders[k])];
     }
 
     function _paid(OrderExecutor.Group memory g, uint256 k) internal view returns (uint256) {

@@ -14,6 +14,7 @@ import type {
   SubmittedFields,
 } from './keeper-order-repository';
 import { OPEN_KEEPER_TRANSACTION_STATUSES } from './keeper-transaction-statuses';
+import { assignExecutionIndices, executionIndexOf } from './execution-indices';
 
 /**
  * The keeper's side of DCA strategies and their orders. Order states (the spec's):
@@ -41,6 +42,11 @@ export interface KeeperDcaOrder extends DcaOrder {
   leaseOwner: string | null;
   leaseExpiresAt: number | null;
   keeperTxId: string | null;
+  /**
+   * The iteration's execution index (its bit in the OrderExecutor's executed bitmap): given by its first claim,
+   * never changed; null before it.
+   */
+  execIndex: bigint | null;
 }
 
 /** A claimed order with its strategy (price bounds, signature, tokens) as read in the claim's transaction. */
@@ -70,6 +76,7 @@ interface KeeperDcaOrderRow extends DcaOrderRow {
   keeper_tx_id: string | null;
   next_attempt_at: Numeric;
   version: Numeric;
+  exec_index: Numeric | bigint | null;
 }
 
 const STRATEGIES = 'dca_strategies';
@@ -86,6 +93,7 @@ function fromRow(row: KeeperDcaOrderRow): KeeperDcaOrder {
     leaseOwner: row.lease_owner,
     leaseExpiresAt: row.lease_expires_at === null ? null : Number(row.lease_expires_at),
     keeperTxId: row.keeper_tx_id,
+    execIndex: executionIndexOf(row),
   };
 }
 
@@ -96,7 +104,7 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
 
   constructor(
     private readonly knex: Knex,
-    dialect: Dialect,
+    private readonly dialect: Dialect,
   ) {
     this.moves = new KeeperRowMoves(knex, dialect, ORDERS, DCA_ORDER_EVENTS);
   }
@@ -178,6 +186,8 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
           keeper_tx_id: null,
           next_attempt_at: 0,
           version: 0,
+          // Given by the iteration's first claim.
+          exec_index: null,
           created_at: nowMs,
           updated_at: nowMs,
         };
@@ -224,7 +234,8 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
   /**
    * pending (due) → executing under the owner's lease, with SKIP LOCKED on MySQL (see the limit orders claim for
    * why this cannot take an order the api is changing). An order whose strategy is no longer active is cancelled
-   * in the same transaction instead of claimed. Versions, when given, must still match.
+   * in the same transaction instead of claimed. Versions, when given, must still match. A claimed order without an
+   * execution index gets one in the same transaction (see the limit orders claim).
    */
   claim(ids: readonly string[], owner: string, leaseMs: number, nowMs: number): Promise<ClaimedDcaOrder[]> {
     return this.claimRefs(ids, owner, leaseMs, nowMs);
@@ -280,10 +291,9 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
             nowMs,
           ),
         );
-        return this.withStrategies(
-          db,
-          rows.filter((row) => !cancelled.has(row.id)),
-        );
+        const taken = rows.filter((row) => !cancelled.has(row.id));
+        await assignExecutionIndices(db, this.dialect, ORDERS, taken);
+        return this.withStrategies(db, taken);
       });
       claimed.push(...result);
     }

@@ -13,6 +13,7 @@ import type {
   SubmittedFields,
 } from './keeper-order-repository';
 import { limitOrderFromRow, parseReasonFail, type LimitOrderRow } from './limit-order-rows';
+import { assignExecutionIndices, executionIndexOf } from './execution-indices';
 
 /**
  * The keeper's side of `limit_orders`: every move of the state machine
@@ -53,12 +54,18 @@ export type { ExecutionFields, FailOptions, SubmittedFields };
 /** An order with the keeper transaction that carries it (set while `submitted`, kept for audit after). */
 export interface KeeperLimitOrder extends LimitOrder {
   keeperTxId: string | null;
+  /**
+   * The order's execution index (its bit in the OrderExecutor's executed bitmap): given by its first claim, never
+   * changed; null before it.
+   */
+  execIndex: bigint | null;
 }
 
 type Numeric = number | string;
 
 interface KeeperLimitOrderRow extends LimitOrderRow {
   keeper_tx_id: string | null;
+  exec_index: Numeric | bigint | null;
 }
 
 type IndexRow = Pick<
@@ -83,7 +90,7 @@ const SWEEP_LIMIT = 1000;
 const WRITE_ATTEMPTS = 5;
 
 function fromRow(row: KeeperLimitOrderRow): KeeperLimitOrder {
-  return { ...limitOrderFromRow(row), keeperTxId: row.keeper_tx_id };
+  return { ...limitOrderFromRow(row), keeperTxId: row.keeper_tx_id, execIndex: executionIndexOf(row) };
 }
 
 function indexEntryFromRow(row: IndexRow): LimitOrderIndexEntry {
@@ -129,7 +136,7 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
 
   constructor(
     private readonly knex: Knex,
-    dialect: Dialect,
+    private readonly dialect: Dialect,
   ) {
     this.moves = new KeeperRowMoves(knex, dialect, TABLE, LIMIT_ORDER_EVENTS);
   }
@@ -196,6 +203,9 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
    * index entry: see `claimVersioned`), one cancelled before is no longer pending and is not claimed, and a PATCH
    * or DELETE after the claim finds it `executing` and answers 409. Another keeper claiming the same ids at the
    * same time gets only rows this claim did not take.
+   *
+   * A claimed order without an execution index gets one in the claim's store transaction (consecutive for the
+   * claim's orders, from the counter limit orders and DCA iterations share): see assignExecutionIndices.
    */
   async claim(
     ids: readonly string[],
@@ -288,8 +298,8 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
 
   /**
    * Submitted orders whose tracker stopped renewing its lease. They are never moved back blindly: the
-   * transaction carrying them (`keeperTxId`) may be mined, pending, or dropped, and the contract's `executed(id)`
-   * and events say which. The keeper transactions repository's `takeOverExpired` hands those transactions, and
+   * transaction carrying them (`keeperTxId`) may be mined, pending, or dropped, and the contract's events (with
+   * `isExecuted(index)`) say which. The keeper transactions repository's `takeOverExpired` hands those transactions, and
    * with them these orders, to a live tracker; this list is for checks and metrics.
    */
   async listTrackedWithExpiredLease(nowMs: number, limit = SWEEP_LIMIT): Promise<KeeperLimitOrder[]> {
@@ -497,8 +507,8 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
     leaseMs: number,
     nowMs: number,
   ): Promise<KeeperLimitOrder[]> {
-    const rows = await this.moves.atomic((db) =>
-      this.moves.moveReturning(
+    const rows = await this.moves.atomic(async (db) => {
+      const claimed = await this.moves.moveReturning(
         db,
         (q) =>
           filter(q)
@@ -508,8 +518,10 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
         { status: 'executing', lease_owner: owner, lease_expires_at: nowMs + leaseMs },
         nowMs,
         'claim',
-      ),
-    );
+      );
+      await assignExecutionIndices(db, this.dialect, TABLE, claimed);
+      return claimed;
+    });
     return rows.map(fromRow);
   }
 

@@ -64,7 +64,11 @@ export interface KeeperOrderRepository<
   /** Open orders per chain and status: the keeper's gauge. */
   countOpen(): Promise<{ chainId: number; status: string; count: number }[]>;
   findById(id: string): Promise<Found | undefined>;
-  /** pending (claimable) → executing under the owner's lease, by id, whatever their version. */
+  /**
+   * pending (claimable) → executing under the owner's lease, by id, whatever their version. An order claimed for the
+   * first time gets its execution index (OrderExecutor's bitmap bit) in the same store transaction: consecutive for
+   * the claim's orders, unique across every kind, never changed afterwards.
+   */
   claim(ids: readonly string[], owner: string, leaseMs: number, nowMs: number): Promise<Claimed[]>;
   /** As `claim`, only for orders still at the version the keeper selected them at. */
   claimVersioned(

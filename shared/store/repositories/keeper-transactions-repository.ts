@@ -54,9 +54,9 @@ export {
  *    of `tx_hashes` and settles from its OrderExecuted / OrderFailed events; `settleBatch` writes every order
  *    and the row in one store transaction and refuses to leave an order of the batch unsettled.
  * 6. Dropped: no hash has a receipt and the executor's nonce moved past the row's nonce (or the nodes forgot
- *    the transaction and rebroadcasting `raw_tx` fails): the tracker reads the contract's `executed(id)` for
+ *    the transaction and rebroadcasting `raw_tx` fails): the tracker reads the contract's `isExecuted(index)` for
  *    every order, completes those executed (from their OrderExecuted log), then `markDropped` returns the rest
- *    to `pending`. No order runs twice: the contract refuses an executed id, and no order leaves `submitted`
+ *    to `pending`. No order runs twice: the contract refuses a spent index, and no order leaves `submitted`
  *    while a tracker holds its transaction except by these moves.
  * 7. Reorg: `markMined` keeps the block number and hash; settlement waits for the chain's confirmations and
  *    checks the block hash again; a mismatch is `markReorged` (back to `pending`, followed again).

@@ -439,6 +439,8 @@ export function signPair(
 /** OrderExecutor.Order. */
 export interface OrderInput {
   maker: string;
+  /** The order's execution index: its bit in the contract's executed bitmap (unique per order; see nextIndex). */
+  index: bigint;
   ref: string;
   integrator: string;
   maxDeviationBps: number;
@@ -460,7 +462,16 @@ export interface GroupInput {
 /** The keeper's convention: ref = keccak256 of the service's order id string. */
 export const orderRef = (serviceId: string): string => orderRefOf(serviceId);
 
-/** OrderExecutor.orderId of an order in a group of tokenIn -> tokenOut: the id its events and `executed` carry. */
+/**
+ * Fresh execution indices for the contract tests' orders: consecutive, as the store assigns them to orders claimed
+ * together, and unique per chain (one counter per test world: an index executes once).
+ */
+export function executionIndices(start = 1n): () => bigint {
+  let next = start;
+  return () => next++;
+}
+
+/** OrderExecutor.orderId of an order in a group of tokenIn -> tokenOut: the id its events carry. */
 export function onchainIdOf(order: OrderInput, tokenIn: string, tokenOut: string): string {
   return onchainOrderIdOf({ ...order, tokenIn, tokenOut });
 }

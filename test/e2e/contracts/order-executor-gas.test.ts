@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { startContractsWorld, type ContractsWorld } from './contracts-fixture';
 import {
   GAS_BATCH_SIZES,
+  GAS_PER_ORDER_TARGET_AT_50,
   GAS_RATIO_TARGET,
   GAS_REPORTED_SIZES,
   GAS_SCENARIO,
@@ -16,7 +17,7 @@ jest.setTimeout(180_000);
 
 const TOLERANCE = 0.02;
 
-describe('OrderExecutor gas per order (batch sizes 1, 5, 20)', () => {
+describe('OrderExecutor gas per order (batch sizes 1, 5, 20, 50)', () => {
   let ctx: ContractsWorld;
   let scenario: OrderExecutorGasScenario;
 
@@ -48,6 +49,7 @@ describe('OrderExecutor gas per order (batch sizes 1, 5, 20)', () => {
       marginalGas20thOrder: g(20) - g(19),
       averageMarginalGas: Math.round((g(20) - g(1)) / 19),
       ratio20thOrderToSingleOrderBatch: Math.round(((g(20) - g(19)) / g(1)) * 10_000) / 10_000,
+      gasPerOrderAt50: Math.round(g(50) / 50),
     };
     console.warn(
       `[gas] per order: ${GAS_REPORTED_SIZES.map((n) => `${n} -> ${Math.round(g(n) / n)}`).join(', ')}; ` +
@@ -74,5 +76,7 @@ describe('OrderExecutor gas per order (batch sizes 1, 5, 20)', () => {
       expect(committed.batches.map((b) => b.orders)).toEqual([...GAS_BATCH_SIZES]);
     }
     expect(measured.ratio20thOrderToSingleOrderBatch).toBeLessThanOrEqual(GAS_RATIO_TARGET);
+    // Issue 26: a batch of 50 orders of one pair costs at most this per order (receipt gasUsed / 50).
+    expect(g(50) / 50).toBeLessThanOrEqual(GAS_PER_ORDER_TARGET_AT_50);
   });
 });

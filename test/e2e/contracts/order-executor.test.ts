@@ -1,4 +1,5 @@
 import {
+  AbiCoder,
   Contract,
   ContractFactory,
   MaxUint256,
@@ -135,6 +136,8 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     const base: OrderInput = {
       maker: makerAddress,
       ref: orderRef(`order-${++counter}`),
+      // Consecutive, as the store assigns them to orders claimed together; unique in the run (the chain reverts).
+      index: BigInt(counter),
       integrator: TEST_INTEGRATOR,
       maxDeviationBps: 0,
       maxFeeBps: Number(MAX_FEE_BPS),
@@ -190,8 +193,9 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     return ctx.orderExecutor.getFunction('priceBound')(tokenIn, tokenOut) as Promise<bigint>;
   }
 
+  /** Whether the order's execution index is spent (by this order, or another carrying its index). */
   function isExecuted(o: Order): Promise<boolean> {
-    return ctx.orderExecutor.getFunction('executed')(o.maker, o.id) as Promise<boolean>;
+    return ctx.orderExecutor.getFunction('isExecuted')(o.index) as Promise<boolean>;
   }
 
   /** Pro-rata shares of `gross` as the contract computes them: the last order takes the remainder. */
@@ -352,10 +356,10 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     ]);
   });
 
-  it('keeps executed per maker: an executor reusing a victim’s ref for its own order gets another id', async () => {
+  it('binds an id to its maker and index: an executor reusing a victim’s ref gets another id, and spending the victim’s index with its own order only fails the victim’s order', async () => {
     const victim = makers[0]!;
     const oe = ctx.world.contracts.orderExecutor;
-    // The executor key makes an order of its own with the victim's reference, pair, integrator and amount.
+    // The executor key makes orders of its own with the victim's reference, pair, integrator and amount.
     await mined(call(ctx.token('USDC'), executor, 'mint', [executor.address, 10_000n * USDC]));
     await mined(call(ctx.token('USDC'), executor, 'approve', [oe, MaxUint256]));
     const victimOrder = await order(victim, usdc, weth, 1_000n * USDC);
@@ -369,15 +373,34 @@ describe('OrderExecutor on anvil with the fixture world', () => {
         TEST_INTEGRATOR,
         victimOrder.ref,
         1_000n * USDC,
+        victimOrder.index,
       ),
     );
 
     expect([...outcome(await execute([usdcToWeth([squatter])])).executed.keys()]).toEqual([squatter.id]);
-
     expect(await isExecuted(squatter)).toBe(true);
-    expect(await ctx.orderExecutor.getFunction('executed')(victim.address, squatter.id)).toBe(false);
-    expect(await ctx.orderExecutor.getFunction('executed')(executor.address, victimOrder.id)).toBe(false);
     expect(await isExecuted(victimOrder)).toBe(false);
+
+    // The victim's own index under the executor's order: the index is spent, by an order that is not the victim's.
+    const snap = await snapshot(ctx.chain);
+    const burner = await order(executor, usdc, weth, 1_000n * USDC, {
+      ref: victimOrder.ref,
+      index: victimOrder.index,
+    });
+    expect(burner.id).not.toBe(victimOrder.id);
+    const burnt = outcome(await execute([usdcToWeth([burner])]));
+    expect([...burnt.executed.keys()]).toEqual([burner.id]);
+    expect(await isExecuted(victimOrder)).toBe(true);
+    const victimUsdc = await balanceOf(ctx, usdc, victim.address);
+    const victimWeth = await balanceOf(ctx, weth, victim.address);
+    const refused = outcome(await execute([usdcToWeth([victimOrder])]));
+    // Nothing of the victim moves, and no OrderExecuted carries its order's id: the keeper does not complete it.
+    expect(refused.failures).toEqual([[victimOrder.id, 'ALREADY_EXECUTED']]);
+    expect(refused.executed.size).toBe(0);
+    expect(await balanceOf(ctx, usdc, victim.address)).toBe(victimUsdc);
+    expect(await balanceOf(ctx, weth, victim.address)).toBe(victimWeth);
+    await revertTo(ctx.chain, snap);
+
     const before = await balanceOf(ctx, weth, victim.address);
     const { executed, failed } = outcome(await execute([usdcToWeth([victimOrder])]));
     expect(failed.size).toBe(0);
@@ -493,18 +516,18 @@ describe('OrderExecutor on anvil with the fixture world', () => {
 
     const { executed, failures } = outcome(await execute([usdcToWeth([...short, honest])]));
 
-    // Each rejected order's slot takes the group's last: s0, then s1, s5, s4, s3 fail alone; s2 and the honest
-    // order are left when the retries run out.
+    // The rest keep their order when one is shed: s0, s1, s2, s3, s4 fail alone; s5 and the honest order are
+    // left when the retries run out.
     const [s0, s1, s2, s3, s4, s5] = short as [Order, Order, Order, Order, Order, Order];
     expect(executed.size).toBe(0);
     expect(failures).toEqual([
       [s0.id, 'INSUFFICIENT_OUTPUT'],
       [s1.id, 'INSUFFICIENT_OUTPUT'],
-      [s5.id, 'INSUFFICIENT_OUTPUT'],
-      [s4.id, 'INSUFFICIENT_OUTPUT'],
+      [s2.id, 'INSUFFICIENT_OUTPUT'],
       [s3.id, 'INSUFFICIENT_OUTPUT'],
+      [s4.id, 'INSUFFICIENT_OUTPUT'],
+      [s5.id, 'RETRY_LIMIT'],
       [honest.id, 'RETRY_LIMIT'],
-      [s2.id, 'RETRY_LIMIT'],
     ]);
     expect(
       await snapshotBalances(
@@ -517,9 +540,10 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     expect([...outcome(await execute([usdcToWeth([honest])])).executed.keys()]).toEqual([honest.id]);
   });
 
-  it('fails alone (TRANSFER_IN_FAILED) an order whose allowance is used up between the check and the pull', async () => {
+  it('fails alone (INSUFFICIENT_ALLOWANCE) an order whose allowance an earlier order of the batch used up', async () => {
     // A maker whose allowance is revoked mid-batch cannot be staged with a plain token; the same window is reached by
-    // two orders of one maker that each pass the check against an allowance covering only one of them.
+    // two orders of one maker and an allowance covering only one of them. The pull is attempted, and its failure
+    // named from the maker's balance and allowance as they are then.
     const oe = ctx.world.contracts.orderExecutor;
     const [maker] = await fundedWallets(ctx, 'one-allowance', 1, usdc, 10_000n * USDC, oe, 1_500n * USDC);
     const first = await order(maker!, usdc, weth, 1_000n * USDC);
@@ -530,7 +554,7 @@ describe('OrderExecutor on anvil with the fixture world', () => {
 
     const { executed, failed } = outcome(await execute([usdcToWeth([first, second, honest])]));
 
-    expect(failed).toEqual(new Map([[second.id, 'TRANSFER_IN_FAILED']]));
+    expect(failed).toEqual(new Map([[second.id, 'INSUFFICIENT_ALLOWANCE']]));
     expect(executed.get(first.id)?.amountOut).toBe(shareFirst);
     expect(executed.get(honest.id)?.amountOut).toBe(shareHonest);
     expect(await balanceOf(ctx, usdc, maker!.address)).toBe(10_000n * USDC - first.amountIn - first.fee);
@@ -700,8 +724,8 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     ]);
     expect(shareTight!).toBeLessThan(await minimumAtBound(ctx, usdc, weth, tight.amountIn, 1));
     const gross = await v2AmountOut(ctx, usdc, weth, 2_000n * USDC);
-    // Settled again without `tight`, whose slot took the group's last order.
-    const [shareDefault, shareOne] = shares(gross, [contractDefault.amountIn, onePercent.amountIn]);
+    // Settled again without `tight`, the others in their order (the last takes the rounding remainder).
+    const [shareOne, shareDefault] = shares(gross, [onePercent.amountIn, contractDefault.amountIn]);
 
     const { executed, failed } = outcome(await execute([usdcToWeth([tight, onePercent, contractDefault])]));
 
@@ -760,7 +784,7 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     // A feed answering with revert data shaped as the executor's own error, and an address with no code at all.
     const reverting = await deployRevertingContract(
       ctx,
-      ctx.orderExecutor.interface.encodeErrorResult('OrderRejected', [0n, 5n]),
+      ctx.orderExecutor.interface.encodeErrorResult('OrderRejected', [0n, 5n, []]),
     );
     const noCode = ctx.accounts[0]!.address;
     for (const source of [reverting, noCode]) {
@@ -951,18 +975,23 @@ describe('OrderExecutor on anvil with the fixture world', () => {
     expect(executed.get(ok.id)?.amountOut).toBe(999n * ETHER);
   });
 
-  it('fails every order SWAP_FAILED when a source reverts with bytes shaped as OrderRejected or ShortTransferIn', async () => {
+  it('fails every order SWAP_FAILED when a source reverts with bytes shaped as OrderRejected or GroupFailed', async () => {
     // The review's repro: a whitelisted source passes on what a contract it calls reverts with. Passed through, the
-    // first payload (OrderRejected(0, BAD_SIGNATURE)) failed the group's orders one by one as BAD_SIGNATURE, the
-    // second (ShortTransferIn()) all of them as TRANSFER_IN_FAILED: wrong orders, wrong reasons.
+    // first payload (OrderRejected(0, BAD_SIGNATURE, [order 1 INSUFFICIENT_BALANCE])) would fail the group's orders
+    // one by one for reasons of its choosing, the second (GroupFailed(TRANSFER_IN_FAILED, [])) all of them as
+    // TRANSFER_IN_FAILED: wrong orders, wrong reasons.
     const source = await deployTestContract(ctx, 'TestExternalSource');
     const target = await source.getAddress();
     await mined(call(ctx.token('DAI'), ctx.accounts[3]!, 'mint', [target, 10_000n * ETHER]));
     await mined(call(ctx.orderExecutor, ctx.deployer, 'setSourceWhitelisted', [target, true]));
     const errors = ctx.orderExecutor.interface;
     const forged = [
-      { data: errors.encodeErrorResult('OrderRejected', [0n, 5n]), name: 'OrderRejected', args: [0n, 5n] },
-      { data: errors.encodeErrorResult('ShortTransferIn', []), name: 'ShortTransferIn', args: [] },
+      {
+        data: errors.encodeErrorResult('OrderRejected', [0n, 5n, [(1n << 8n) | 6n]]),
+        name: 'OrderRejected',
+        args: [0n, 5n, [(1n << 8n) | 6n]],
+      },
+      { data: errors.encodeErrorResult('GroupFailed', [11n, []]), name: 'GroupFailed', args: [11n, []] },
     ];
     const groupMakers = makers.slice(0, 3);
     const fillArgs = [usdc, dai, 3_000n * USDC, 2_997n * ETHER];
@@ -1005,17 +1034,14 @@ describe('OrderExecutor on anvil with the fixture world', () => {
   });
 
   it('accepts settleGroup and swapPaths only from itself', async () => {
-    const settlement = {
-      id: orderRef('x'),
-      maker: makers[0]!.address,
-      amountIn: 1n,
-      fee: 0n,
-      minAmountOut: 0n,
-      maxDeviationBps: 0,
-    };
+    // One record: id; maker | index << 160; amountIn; fee; minAmountOut.
+    const record = AbiCoder.defaultAbiCoder().encode(
+      ['bytes32', 'uint256', 'uint256', 'uint256', 'uint256'],
+      [orderRef('x'), BigInt(makers[0]!.address) | (7n << 160n), 1n, 0n, 0n],
+    );
     const bound = (await ctx.orderExecutor.getFunction('priceBound')(usdc, weth)) as bigint;
     const paths = [{ weight: 1n, hops: [v2Hop(weth)] }];
-    const args = [usdc, weth, paths, [settlement], bound];
+    const args = [usdc, weth, bound, paths, record];
     expect((await revertOf(ctx.orderExecutor, executor, 'settleGroup', args)).name).toBe('NotSelf');
     expect((await revertOf(ctx.orderExecutor, executor, 'swapPaths', [usdc, weth, 1n, paths])).name).toBe(
       'NotSelf',
@@ -1038,6 +1064,7 @@ describe('OrderExecutor on anvil with the fixture world', () => {
       integrator: integratorOf('some-key'),
       ref: orderRef('some-order'),
       amountIn: 123_456_789n,
+      index: 2n ** 64n - 1n,
     };
     expect(
       await ctx.orderExecutor.getFunction('orderId')(
@@ -1047,6 +1074,7 @@ describe('OrderExecutor on anvil with the fixture world', () => {
         args.integrator,
         args.ref,
         args.amountIn,
+        args.index,
       ),
     ).toBe(onchainOrderIdOf(args));
   });

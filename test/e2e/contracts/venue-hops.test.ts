@@ -475,6 +475,7 @@ describe('venue hops (kinds 3-6) on the fixture world', () => {
         for (const [k, maker] of makers.entries()) {
           orders.push({
             maker: maker.address,
+            index: BigInt(100 * (g + 1) + k),
             ref: orderRef(`venue-${g}-${k}`),
             integrator: TEST_INTEGRATOR,
             maxDeviationBps: 0,

@@ -1,0 +1,78 @@
+import type { JsonRpcProvider } from 'ethers';
+import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
+import { onchainOrderIdOf, orderKeyOf } from '../../shared/domain/pair-authorization';
+
+/**
+ * An order's on-chain id binds its execution index, which the store gives it at the keeper's first claim and the
+ * API never shows: a test, as an integrator, knows an order's key (orderKeyOf: the id's other fields) and reads each
+ * event's order from the calldata of the transaction that emitted it — the order there whose OrderExecutor.orderId
+ * (its fields and its index) is the event's id. As strong a proof as the id itself: the event names exactly that
+ * order of that transaction.
+ */
+
+/** An order of an executeBatch calldata: its key and its group's pair (checksummed). */
+export interface BatchOrderKey {
+  key: string;
+  tokenIn: string;
+  tokenOut: string;
+  index: bigint;
+}
+
+/** The orders of an executeBatch calldata by their on-chain id (lowercase); empty for any other calldata. */
+export function keysOfBatch(input: string): Map<string, BatchOrderKey> {
+  const keys = new Map<string, BatchOrderKey>();
+  let groups: Array<{
+    tokenIn: string;
+    tokenOut: string;
+    orders: Array<{ maker: string; index: bigint; ref: string; integrator: string; amountIn: bigint }>;
+  }>;
+  try {
+    [groups] = orderExecutorInterface().decodeFunctionData('executeBatch', input) as unknown as [
+      typeof groups,
+    ];
+  } catch {
+    return keys;
+  }
+  for (const group of groups) {
+    for (const order of group.orders) {
+      // Named fields one by one: a decoded struct (an ethers Result) does not spread them.
+      const fields = {
+        maker: order.maker,
+        index: order.index,
+        ref: order.ref,
+        integrator: order.integrator,
+        amountIn: order.amountIn,
+        tokenIn: group.tokenIn,
+        tokenOut: group.tokenOut,
+      };
+      keys.set(onchainOrderIdOf(fields), {
+        key: orderKeyOf(fields),
+        tokenIn: group.tokenIn,
+        tokenOut: group.tokenOut,
+        index: order.index,
+      });
+    }
+  }
+  return keys;
+}
+
+/** keysOfBatch of a transaction read from the chain (raw JSON-RPC, never a cache), by its hash. */
+export async function keysOfTransaction(
+  provider: JsonRpcProvider,
+  txHash: string,
+): Promise<Map<string, BatchOrderKey>> {
+  const tx = (await provider.send('eth_getTransactionByHash', [txHash])) as { input: string } | null;
+  if (!tx) throw new Error(`the chain has no transaction ${txHash}`);
+  return keysOfBatch(tx.input);
+}
+
+/** The key of the order an event of `txHash` names by `onchainId`; throws when no order of the transaction has it. */
+export function keyOfEvent(
+  keys: Map<string, BatchOrderKey>,
+  onchainId: string,
+  txHash: string,
+): BatchOrderKey {
+  const found = keys.get(onchainId.toLowerCase());
+  if (!found) throw new Error(`the event ${onchainId} of ${txHash} names no order of its transaction`);
+  return found;
+}
