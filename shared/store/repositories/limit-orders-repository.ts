@@ -142,7 +142,12 @@ export class LimitOrdersRepository {
     for (let attempt = 1; ; attempt += 1) {
       // The read shares the write's transaction so the answer is the order exactly as this write left it.
       const result = await this.knex.transaction(async (trx): Promise<PendingWriteResult | undefined> => {
-        const changed = await trx(TABLE)
+        // By the primary key on MySQL: through the (api_key, status) index the UPDATE would lock that index's entry
+        // before the row, the opposite order of a keeper's claim (row, then index), and the two deadlock.
+        const table =
+          trx.client.config.client === 'mysql2' ? trx.raw('?? force index (primary)', [TABLE]) : TABLE;
+        const changed = await trx
+          .from(table)
           .where({ id, api_key: apiKey, status: 'pending' })
           .update({ ...columns, version: trx.raw('version + 1') });
         if (changed > 0) await recordEvents(trx, LIMIT_ORDER_EVENTS, [id], Number(columns.updated_at));
