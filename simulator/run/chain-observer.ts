@@ -1,6 +1,6 @@
 import { Contract, type JsonRpcProvider, type Log } from 'ethers';
 import { ERC20_ABI, orderExecutorInterface } from '../../shared/chain/contract-interfaces';
-import { onchainOrderIdOf, orderKeyOf } from '../../shared/domain/pair-authorization';
+import { keysOfBatch } from '../../shared/chain/batch-order-keys';
 import type { ObservedExecution } from '../report/report-types';
 
 interface RawTransaction {
@@ -77,34 +77,12 @@ export class ChainObserver {
   private batchOf(tx: RawTransaction | undefined): Map<string, BatchEntry> {
     const entries = new Map<string, BatchEntry>();
     if (!tx?.to || tx.to.toLowerCase() !== this.orderExecutor.toLowerCase()) return entries;
-    let groups: Array<{
-      tokenIn: string;
-      tokenOut: string;
-      orders: Array<{ maker: string; index: bigint; ref: string; integrator: string; amountIn: bigint }>;
-    }>;
-    try {
-      [groups] = this.iface.decodeFunctionData('executeBatch', tx.input) as unknown as [typeof groups];
-    } catch {
-      return entries;
-    }
-    for (const group of groups) {
-      for (const order of group.orders) {
-        // Named fields one by one: a decoded struct (an ethers Result) does not spread them.
-        const fields = {
-          maker: order.maker,
-          index: order.index,
-          ref: order.ref,
-          integrator: order.integrator,
-          amountIn: order.amountIn,
-          tokenIn: group.tokenIn,
-          tokenOut: group.tokenOut,
-        };
-        entries.set(onchainOrderIdOf(fields), {
-          key: orderKeyOf(fields),
-          tokenIn: group.tokenIn.toLowerCase(),
-          tokenOut: group.tokenOut.toLowerCase(),
-        });
-      }
+    for (const [id, order] of keysOfBatch(tx.input)) {
+      entries.set(id, {
+        key: order.key,
+        tokenIn: order.tokenIn.toLowerCase(),
+        tokenOut: order.tokenOut.toLowerCase(),
+      });
     }
     return entries;
   }

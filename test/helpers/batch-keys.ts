@@ -1,6 +1,7 @@
 import type { JsonRpcProvider } from 'ethers';
-import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
-import { onchainOrderIdOf, orderKeyOf } from '../../shared/domain/pair-authorization';
+import { keysOfBatch, type BatchOrderKey } from '../../shared/chain/batch-order-keys';
+
+export { keysOfBatch, type BatchOrderKey };
 
 /**
  * An order's on-chain id binds its execution index, which the store gives it at the keeper's first claim and the
@@ -9,52 +10,6 @@ import { onchainOrderIdOf, orderKeyOf } from '../../shared/domain/pair-authoriza
  * (its fields and its index) is the event's id. As strong a proof as the id itself: the event names exactly that
  * order of that transaction.
  */
-
-/** An order of an executeBatch calldata: its key and its group's pair (checksummed). */
-export interface BatchOrderKey {
-  key: string;
-  tokenIn: string;
-  tokenOut: string;
-  index: bigint;
-}
-
-/** The orders of an executeBatch calldata by their on-chain id (lowercase); empty for any other calldata. */
-export function keysOfBatch(input: string): Map<string, BatchOrderKey> {
-  const keys = new Map<string, BatchOrderKey>();
-  let groups: Array<{
-    tokenIn: string;
-    tokenOut: string;
-    orders: Array<{ maker: string; index: bigint; ref: string; integrator: string; amountIn: bigint }>;
-  }>;
-  try {
-    [groups] = orderExecutorInterface().decodeFunctionData('executeBatch', input) as unknown as [
-      typeof groups,
-    ];
-  } catch {
-    return keys;
-  }
-  for (const group of groups) {
-    for (const order of group.orders) {
-      // Named fields one by one: a decoded struct (an ethers Result) does not spread them.
-      const fields = {
-        maker: order.maker,
-        index: order.index,
-        ref: order.ref,
-        integrator: order.integrator,
-        amountIn: order.amountIn,
-        tokenIn: group.tokenIn,
-        tokenOut: group.tokenOut,
-      };
-      keys.set(onchainOrderIdOf(fields), {
-        key: orderKeyOf(fields),
-        tokenIn: group.tokenIn,
-        tokenOut: group.tokenOut,
-        index: order.index,
-      });
-    }
-  }
-  return keys;
-}
 
 /** keysOfBatch of a transaction read from the chain (raw JSON-RPC, never a cache), by its hash. */
 export async function keysOfTransaction(
