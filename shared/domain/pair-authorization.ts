@@ -114,32 +114,39 @@ export function orderRefOf(serviceId: string): string {
   return id(serviceId);
 }
 
-/**
- * What OrderExecutor.orderId binds but the execution index: keccak256(abi.encode(maker, tokenIn, tokenOut,
- * integrator, ref, amountIn)), lowercase. An integrator (the simulator, the end-to-end tests) knows this much of an
- * order it placed; the index is the store's, given at the keeper's first claim. Matched to an event through the
- * batch's calldata: the order there whose orderId (these fields and its index) is the event's id.
- */
-export function orderKeyOf(order: {
+/** The fields of an order OrderExecutor.orderId binds besides its execution index. */
+interface OrderFields {
   maker: string;
   tokenIn: string;
   tokenOut: string;
   integrator: string;
   ref: string;
   amountIn: bigint;
-}): string {
+}
+
+const ORDER_FIELD_TYPES = ['address', 'address', 'address', 'bytes32', 'bytes32', 'uint256'];
+
+/** The fields as the contract encodes them (addresses checksummed). */
+function orderFieldValues(order: OrderFields): unknown[] {
+  return [
+    getAddress(order.maker),
+    getAddress(order.tokenIn),
+    getAddress(order.tokenOut),
+    order.integrator,
+    order.ref,
+    order.amountIn,
+  ];
+}
+
+/**
+ * What OrderExecutor.orderId binds but the execution index: keccak256(abi.encode(maker, tokenIn, tokenOut,
+ * integrator, ref, amountIn)), lowercase. An integrator (the simulator, the end-to-end tests) knows this much of an
+ * order it placed; the index is the store's, given at the keeper's first claim. Matched to an event through the
+ * batch's calldata: the order there whose orderId (these fields and its index) is the event's id.
+ */
+export function orderKeyOf(order: OrderFields): string {
   return keccak256(
-    AbiCoder.defaultAbiCoder().encode(
-      ['address', 'address', 'address', 'bytes32', 'bytes32', 'uint256'],
-      [
-        getAddress(order.maker),
-        getAddress(order.tokenIn),
-        getAddress(order.tokenOut),
-        order.integrator,
-        order.ref,
-        order.amountIn,
-      ],
-    ),
+    AbiCoder.defaultAbiCoder().encode(ORDER_FIELD_TYPES, orderFieldValues(order)),
   ).toLowerCase();
 }
 
@@ -151,27 +158,11 @@ export const MAX_EXECUTION_INDEX = 2n ** 64n - 1n;
  * checksummed, the native coin as its pseudo-address), integrator, reference, amount and execution index (the
  * order's bit in the contract's executed bitmap, assigned by the store once per order).
  */
-export function onchainOrderIdOf(order: {
-  maker: string;
-  tokenIn: string;
-  tokenOut: string;
-  integrator: string;
-  ref: string;
-  amountIn: bigint;
-  index: bigint;
-}): string {
+export function onchainOrderIdOf(order: OrderFields & { index: bigint }): string {
   return keccak256(
     AbiCoder.defaultAbiCoder().encode(
-      ['address', 'address', 'address', 'bytes32', 'bytes32', 'uint256', 'uint64'],
-      [
-        getAddress(order.maker),
-        getAddress(order.tokenIn),
-        getAddress(order.tokenOut),
-        order.integrator,
-        order.ref,
-        order.amountIn,
-        order.index,
-      ],
+      [...ORDER_FIELD_TYPES, 'uint64'],
+      [...orderFieldValues(order), order.index],
     ),
   ).toLowerCase();
 }
