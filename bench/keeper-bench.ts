@@ -14,17 +14,18 @@
  *    with one batch's worth of orders (KEEPER_MAX_BATCH_ORDERS: they fit one transaction under the gas cap, and
  *    all of them must be in that first block) and with N orders (judged on how many of them the first block holds
  *    against the 4 wallets × 50 orders the caps allow).
- *    The 2 s phases run the keeper behind bench/keeper-bench/known-tx-rpc-proxy.ts, which answers a raw transaction
- *    the node already holds "already known", as geth does. The keeper re-broadcasts a recorded transaction only
- *    when it cannot tell whether the node has it (after a restart) or cannot outbid a stuck one under the fee
- *    cap; ganache 7 accepts such a duplicate of a pooled transaction and can mine it twice, which would measure
- *    ganache rather than the keeper (the count of refused duplicates is printed; 0 is expected). anvil, the
- *    default engine (DEVNET_ENGINE), answers a duplicate "already imported" itself.
+ *    On ganache the 2 s phases run the keeper behind bench/keeper-bench/known-tx-rpc-proxy.ts, which answers a raw
+ *    transaction the node already holds "already known", as geth does. The keeper re-broadcasts a recorded
+ *    transaction only when it cannot tell whether the node has it (after a restart) or cannot outbid a stuck one
+ *    under the fee cap; ganache 7 accepts such a duplicate of a pooled transaction and can mine it twice, which would
+ *    measure ganache rather than the keeper (the count of refused duplicates is printed; 0 is expected). anvil, the
+ *    default engine (DEVNET_ENGINE), answers a duplicate "already imported" itself, so it runs without the proxy
+ *    (which would run in the bench's process, on the keeper's CPU).
  *    Targets of issue 10: with instant mining at least 100 orders per second end to end; with 2 s blocks the
  *    first block after the crossing holds one batch's worth. Issue 26: with 2 s blocks the last of N orders (and of
  *    KEEPER_BENCH_LARGE_ORDERS, default 5,000) is mined at most one block after the floor, ceil(gas of all the
  *    batches / block gas limit), both from the same run. The time per keeper stage per batch is printed.
- *    KEEPER_BENCH_RAW_DEVNET=1 runs without the proxy.
+ *    KEEPER_BENCH_RAW_DEVNET=1 runs without the proxy on ganache too.
  * 3. Gas per order of the OrderExecutor at batch sizes 1, 5, 20 and 50 (one pair, one V2 path; the measurement of
  *    test/e2e/contracts/order-executor-gas.test.ts on a fresh chain) and the 20th order's marginal cost against a
  *    single-order execution. Targets: at most 50 % (issue 5); at most 60,000 gas per order in a batch of 50

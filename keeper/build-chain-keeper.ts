@@ -70,7 +70,7 @@ export interface ChainKeeperParts {
 }
 
 /** Blocks' worth of our gas that may wait unmined: the next block's and the one after. */
-const BLOCKS_AHEAD = 2;
+const BLOCKS_AHEAD = 3;
 /** A batch split to fill the rest of a block keeps at least this many orders. */
 const MIN_SPLIT_ORDERS = 10;
 /** A group's share of a batch's gas limit beyond its orders: its route (twice the pools' estimate) and price read. */
@@ -145,6 +145,7 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
     now,
     diagnoses,
   });
+  const budget = blockGasBudget(config);
   const tracker = new TransactionTracker({
     chainId,
     client,
@@ -152,6 +153,7 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
     fees,
     policy: parts.sendPolicy,
     transactions: store.keeperTransactions,
+    onMined: (gasUsed, gasLimit) => budget.observe(gasUsed, gasLimit),
     settler,
     metrics,
     guard,
@@ -247,7 +249,7 @@ export function buildChainKeeper(parts: ChainKeeperParts): ChainKeeper {
     pool,
     timer,
     metrics,
-    budget: blockGasBudget(config),
+    budget,
     blockGasLimit: (head) =>
       client.getBlock(head).then(
         (block) => block?.gasLimit,

@@ -11,6 +11,11 @@ export interface TokenPairDecimals {
   decimalsOut: number;
 }
 
+export interface SettlementFacts {
+  attemptNumber: number;
+  decimals?: TokenPairDecimals;
+}
+
 /**
  * One kind of order the keeper runs through OrderExecutor batches (limit orders, DCA iterations). The pipeline's
  * stages hold works by kind and never ask which kind they hold: a new kind of order is a new OrderWork (and its
@@ -32,8 +37,12 @@ export interface OrderWork {
   select(now: number, max: number): Promise<KeeperOrderRef[]>;
   /** Claims the selected orders at their versions and reads them in the terms the plan stage shares. */
   claim(refs: readonly KeeperOrderRef[], ctx: ClaimContext): Promise<ClaimedOrders>;
-  /** Decimals of an order's tokens, to report the amounts of its OrderExecuted event. */
-  decimals(id: string): Promise<TokenPairDecimals | undefined>;
+  /**
+   * What settling its orders needs, read at once for a whole batch: each order's attempt number (how a failure
+   * backs off) and its tokens' decimals (to report the amounts of its OrderExecuted event; undefined when a token
+   * is gone from the list). Orders that no longer exist are left out.
+   */
+  settlementFacts(ids: readonly string[]): Promise<Map<string, SettlementFacts>>;
   /** An attempt of one of its orders ended: executed, or failed (settled from a receipt, or final before sending). */
   onOutcome(id: string, outcome: 'executed' | 'failed'): Promise<void>;
 }
@@ -51,6 +60,10 @@ export function workOf(works: OrderWorks, kind: KeeperOrderKind): OrderWork {
 /** Items by their kind, each kind's in their given order. */
 export function byKind<T extends { kind: KeeperOrderKind }>(items: Iterable<T>): Map<KeeperOrderKind, T[]> {
   const out = new Map<KeeperOrderKind, T[]>();
-  for (const item of items) out.set(item.kind, [...(out.get(item.kind) ?? []), item]);
+  for (const item of items) {
+    const ofKind = out.get(item.kind);
+    if (ofKind) ofKind.push(item);
+    else out.set(item.kind, [item]);
+  }
   return out;
 }

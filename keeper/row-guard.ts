@@ -5,15 +5,17 @@ import { isOutageError } from './watch/chain-availability';
 /**
  * Runs `handle` on each row on its own: a row whose handling throws goes to `onThrow` and the loop goes on with the
  * next, so one row (an absurd value written past the api, a store write that failed) never stops a stage for the
- * rows of other makers. `onThrow` failing in turn is reported to `onThrowFailed`, never rethrown.
+ * rows of other makers. `onThrow` failing in turn is reported to `onThrowFailed`, never rethrown. With
+ * `concurrency` above 1, up to that many rows are handled at once (rows whose handling waits on the node).
  */
 export async function eachRow<T>(
   rows: Iterable<T>,
   handle: (row: T) => Promise<void> | void,
   onThrow: (row: T, err: unknown) => Promise<void> | void,
   onThrowFailed: (row: T, err: unknown) => void = () => undefined,
+  concurrency = 1,
 ): Promise<void> {
-  for (const row of rows) {
+  const one = async (row: T): Promise<void> => {
     try {
       await handle(row);
     } catch (err) {
@@ -23,7 +25,12 @@ export async function eachRow<T>(
         onThrowFailed(row, second);
       }
     }
-  }
+  };
+  const iterator = rows[Symbol.iterator]();
+  const worker = async (): Promise<void> => {
+    for (let next = iterator.next(); !next.done; next = iterator.next()) await one(next.value);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
 }
 
 /**
@@ -48,6 +55,7 @@ export class RowGuard {
     idOf: (row: T) => string,
     handle: (row: T) => Promise<void> | void,
     onThrow?: (row: T, err: unknown) => Promise<void> | void,
+    concurrency = 1,
   ): Promise<void> {
     return eachRow(
       rows,
@@ -69,6 +77,7 @@ export class RowGuard {
       (row, err) => {
         if (!this.storeFailed(err)) this.log.error({ err, id: idOf(row) }, 'setting a row aside failed too');
       },
+      concurrency,
     );
   }
 

@@ -4,7 +4,8 @@ import type { KeeperOrderRef } from '../../shared/store/repositories/keeper-orde
 import { readClaimed, readDcaOrder, type ClaimContext, type ClaimedOrders } from '../claim/read-claimed';
 import type { OrderDiagnoses } from '../diagnose/order-diagnoses';
 import type { KeeperMetrics } from '../keeper-metrics';
-import type { OrderWork, TokenPairDecimals } from '../order-work';
+import type { OrderWork, SettlementFacts } from '../order-work';
+import type { DcaStrategy } from '../../shared/domain/dca';
 import type { DcaScheduler } from './dca-scheduler';
 
 export interface DcaWorkDeps {
@@ -64,12 +65,21 @@ export class DcaWork implements OrderWork {
       diagnoses.noteUnlessHeld('dca', id, { code: held ? 'CHAIN_STALE' : 'WAITING_FOR_BLOCK' });
   }
 
-  async decimals(id: string): Promise<TokenPairDecimals | undefined> {
-    const order = await this.deps.repository.findById(id);
-    const strategy = order && (await this.deps.repository.findStrategy(order.strategyId));
-    const from = strategy && this.deps.token(strategy.tokenAddressFrom);
-    const to = strategy && this.deps.token(strategy.tokenAddressTo);
-    return from && to ? { decimalsIn: from.decimals, decimalsOut: to.decimals } : undefined;
+  async settlementFacts(ids: readonly string[]): Promise<Map<string, SettlementFacts>> {
+    const facts = new Map<string, SettlementFacts>();
+    const strategies = new Map<string, Promise<DcaStrategy | undefined>>();
+    for (const order of await this.deps.repository.findByIds(ids)) {
+      const pending = strategies.get(order.strategyId) ?? this.deps.repository.findStrategy(order.strategyId);
+      strategies.set(order.strategyId, pending);
+      const strategy = await pending;
+      const from = strategy && this.deps.token(strategy.tokenAddressFrom);
+      const to = strategy && this.deps.token(strategy.tokenAddressTo);
+      facts.set(order.id, {
+        attemptNumber: order.attemptNumber,
+        decimals: from && to ? { decimalsIn: from.decimals, decimalsOut: to.decimals } : undefined,
+      });
+    }
+    return facts;
   }
 
   async onOutcome(id: string, outcome: 'executed' | 'failed'): Promise<void> {

@@ -1,4 +1,5 @@
-import { keccak256, type TransactionRequest, type Wallet } from 'ethers';
+import { keccak256, type Wallet } from 'ethers';
+import { signTransaction } from '../../shared/chain/transaction-signing';
 import { PublicSendPolicy } from '../outbox/public-send-policy';
 import type { SendPolicy } from '../outbox/send-policy';
 import type { TxFees } from './fee-policy';
@@ -183,19 +184,22 @@ export class ExecutorWallet {
   }
 
   private async sign(request: TxRequest, fees: TxFees, nonce: number): Promise<SignedTx> {
-    const tx: TransactionRequest = {
-      chainId: BigInt(this.chainId),
-      nonce,
-      to: request.to,
-      data: request.data,
-      gasLimit: request.gasLimit,
-      value: request.value ?? 0n,
-      ...(fees.type === 2
-        ? { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
-        : { type: 0, gasPrice: fees.gasPrice }),
-    };
-    const raw = await this.signer.signTransaction(tx);
-    return { hash: keccak256(raw), nonce, raw, fees, wallet: this.address };
+    const { raw, hash } = signTransaction(
+      {
+        chainId: BigInt(this.chainId),
+        nonce,
+        to: request.to,
+        data: request.data,
+        gasLimit: request.gasLimit,
+        value: request.value ?? 0n,
+        fees:
+          fees.type === 2
+            ? { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+            : { type: 0, gasPrice: fees.gasPrice },
+      },
+      this.signer.signingKey,
+    );
+    return { hash, nonce, raw, fees, wallet: this.address };
   }
 
   private async runHook(signed: SignedTx, opts: SendOptions, undo: () => void): Promise<void> {

@@ -1,5 +1,5 @@
-import { Transaction, type TransactionReceipt } from 'ethers';
-import type { ChainClient } from '../../shared/chain/chain-client';
+import { Transaction } from 'ethers';
+import type { ChainClient, ReceiptSummary } from '../../shared/chain/chain-client';
 import type { Logger } from '../../shared/log/create-logger';
 import type { ExecutorWallet, SignedTx } from './executor-wallet';
 import type { FeePolicy, TxFees } from './fee-policy';
@@ -24,7 +24,7 @@ export interface RecordedTx {
  * transaction: none of its hashes can ever be mined).
  */
 export type TxFate =
-  | { kind: 'mined'; receipt: TransactionReceipt }
+  | { kind: 'mined'; receipt: ReceiptSummary }
   | { kind: 'pending'; rebroadcast: boolean; replacedBy?: string }
   | { kind: 'dropped' };
 
@@ -140,9 +140,9 @@ async function replace(
   }
 }
 
-async function receiptOf(client: ChainClient, hashes: readonly string[]): Promise<TransactionReceipt | null> {
+async function receiptOf(client: ChainClient, hashes: readonly string[]): Promise<ReceiptSummary | null> {
   for (const hash of [...hashes].reverse()) {
-    const receipt = await client.getTransactionReceipt(hash);
+    const receipt = await client.getReceiptSummary(hash);
     if (receipt) return receipt;
   }
   return null;

@@ -1,5 +1,7 @@
-import { getAddress } from 'ethers';
-import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
+import {
+  decodeExecuteBatchCalldata,
+  encodeExecuteBatchCalldata,
+} from '../../shared/chain/execute-batch-calldata';
 import type { PathParams } from '../../shared/routing/swap-calldata';
 import { fundingKey } from './funding-check';
 import {
@@ -50,13 +52,13 @@ export function withExecutionIndices(
 
 /** OrderExecutor.executeBatch calldata. Every order must carry its execution index. */
 export function encodeExecuteBatch(groups: readonly BatchGroup[], deadline: bigint): string {
-  return orderExecutorInterface().encodeFunctionData('executeBatch', [
+  return encodeExecuteBatchCalldata(
     groups.map((g) => ({
       tokenIn: g.tokenIn,
       tokenOut: g.tokenOut,
       paths: g.paths,
       orders: g.orders.map((o) => ({
-        maker: getAddress(o.maker),
+        maker: o.maker,
         index: indexOf(o),
         ref: o.ref,
         integrator: o.integrator,
@@ -69,7 +71,7 @@ export function encodeExecuteBatch(groups: readonly BatchGroup[], deadline: bigi
       })),
     })),
     deadline,
-  ]);
+  );
 }
 
 function indexOf(order: BatchOrder): bigint {
@@ -83,12 +85,9 @@ function indexOf(order: BatchOrder): bigint {
  * What an executeBatch transaction pulls from makers if it executes: amountIn + fee of each of its orders, summed
  * per fundingKey (maker|tokenIn, lowercase).
  */
-export function batchPulls(calldata: string): Map<string, bigint> {
+export function batchPulls(calldata: string | Uint8Array): Map<string, bigint> {
   const pulls = new Map<string, bigint>();
-  const [groups] = orderExecutorInterface().decodeFunctionData('executeBatch', calldata) as unknown as [
-    Array<{ tokenIn: string; orders: Array<{ maker: string; amountIn: bigint; fee: bigint }> }>,
-  ];
-  for (const group of groups) {
+  for (const group of decodeExecuteBatchCalldata(calldata).groups) {
     for (const order of group.orders) {
       const key = fundingKey(order.maker, group.tokenIn);
       pulls.set(key, (pulls.get(key) ?? 0n) + order.amountIn + order.fee);
@@ -112,18 +111,11 @@ export interface BatchOrderIdentity {
  * The orders an executeBatch transaction carries, by their reference (keccak256 of the service id, lowercase):
  * what the keeper settles each of its orders against (an event counts only with this id, maker and amount).
  */
-export function batchOrderIdentities(calldata: string): Map<string, BatchOrderIdentity> {
+export function batchOrderIdentities(calldata: string | Uint8Array): Map<string, BatchOrderIdentity> {
   const identities = new Map<string, BatchOrderIdentity>();
-  const [groups] = orderExecutorInterface().decodeFunctionData('executeBatch', calldata) as unknown as [
-    Array<{
-      tokenIn: string;
-      tokenOut: string;
-      orders: Array<{ maker: string; index: bigint; ref: string; integrator: string; amountIn: bigint }>;
-    }>,
-  ];
-  for (const group of groups) {
+  for (const group of decodeExecuteBatchCalldata(calldata).groups) {
     for (const order of group.orders) {
-      identities.set(order.ref.toLowerCase(), {
+      identities.set(order.ref, {
         onchainId: onchainOrderIdOf({
           maker: order.maker,
           tokenIn: group.tokenIn,
@@ -133,7 +125,7 @@ export function batchOrderIdentities(calldata: string): Map<string, BatchOrderId
           amountIn: order.amountIn,
           index: order.index,
         }),
-        maker: order.maker.toLowerCase(),
+        maker: order.maker,
         amountIn: order.amountIn,
         index: order.index,
       });
@@ -146,18 +138,17 @@ export function batchOrderIdentities(calldata: string): Map<string, BatchOrderId
  * The fee each order of an executeBatch transaction was charged and the cap its maker signed, in basis points of its
  * amount, by reference (keccak256 of the service id, lowercase): what a FEE_TOO_HIGH failure reports.
  */
-export function batchOrderFees(calldata: string): Map<string, { feeBps: number; maxFeeBps: number }> {
+export function batchOrderFees(
+  calldata: string | Uint8Array,
+): Map<string, { feeBps: number; maxFeeBps: number }> {
   const fees = new Map<string, { feeBps: number; maxFeeBps: number }>();
-  const [groups] = orderExecutorInterface().decodeFunctionData('executeBatch', calldata) as unknown as [
-    Array<{ orders: Array<{ ref: string; amountIn: bigint; fee: bigint; maxFeeBps: bigint }> }>,
-  ];
-  for (const group of groups) {
+  for (const group of decodeExecuteBatchCalldata(calldata).groups) {
     for (const order of group.orders) {
       if (order.amountIn === 0n) continue;
-      fees.set(order.ref.toLowerCase(), {
+      fees.set(order.ref, {
         // Rounded up: a fee over the cap by a fraction of a basis point still shows over it.
         feeBps: Number((order.fee * 10_000n + order.amountIn - 1n) / order.amountIn),
-        maxFeeBps: Number(order.maxFeeBps),
+        maxFeeBps: order.maxFeeBps,
       });
     }
   }

@@ -1,5 +1,6 @@
 import type { ChainClient } from '../../shared/chain/chain-client';
 import { erc20Interface } from '../../shared/chain/contract-interfaces';
+import { multicall } from '../../shared/chain/multicall';
 import type { ExecutionOrder } from './execution-order';
 
 export interface Funding {
@@ -77,25 +78,50 @@ export function judgeFunding<T extends FeeOrder>(
   return verdict;
 }
 
-/** The balance and allowance (to the OrderExecutor) of every maker and token the orders pull, read now. */
+/**
+ * The balance and allowance (to the OrderExecutor) of every maker and token the orders pull, read now: through
+ * `multicallAddress` in one eth_call per 100 makers and tokens when given (a batch of hundreds of makers would
+ * otherwise be hundreds of round trips), else one eth_call per read. A read that fails throws.
+ */
 export async function readFunding(
   client: ChainClient,
   orderExecutor: string,
   orders: readonly FeeOrder[],
+  multicallAddress?: string,
 ): Promise<Map<string, Funding>> {
   const keys = [...new Set(orders.map(({ order }) => fundingKey(order.maker, order.tokenIn)))];
   const funding = new Map<string, Funding>();
-  await Promise.all(
-    keys.map(async (key) => {
-      const [maker, token] = key.split('|') as [string, string];
-      const [balance, allowance] = await Promise.all([
-        read(client, token, 'balanceOf', [maker]),
-        read(client, token, 'allowance', [maker, orderExecutor]),
-      ]);
-      funding.set(key, { balance, allowance });
-    }),
-  );
+  const reads = keys.flatMap((key) => {
+    const [maker, token] = key.split('|') as [string, string];
+    return [
+      { token, fn: 'balanceOf', args: [maker] },
+      { token, fn: 'allowance', args: [maker, orderExecutor] },
+    ];
+  });
+  const values = multicallAddress
+    ? await readAll(client, multicallAddress, reads)
+    : await Promise.all(reads.map((r) => read(client, r.token, r.fn, r.args)));
+  keys.forEach((key, i) => funding.set(key, { balance: values[2 * i]!, allowance: values[2 * i + 1]! }));
   return funding;
+}
+
+async function readAll(
+  client: ChainClient,
+  multicallAddress: string,
+  reads: readonly { token: string; fn: string; args: unknown[] }[],
+): Promise<bigint[]> {
+  const iface = erc20Interface();
+  const { results } = await multicall(
+    client,
+    multicallAddress,
+    reads.map((r) => ({ target: r.token, callData: iface.encodeFunctionData(r.fn, r.args) })),
+    { chunkSize: 200 },
+  );
+  return results.map((result, i) => {
+    const { token, fn } = reads[i]!;
+    if (!result.success) throw new Error(`${fn} of token ${token} reverted`);
+    return iface.decodeFunctionResult(fn, result.returnData)[0] as bigint;
+  });
 }
 
 /** judgeFunding on balances and allowances read from the chain now. RPC failures throw. */
@@ -104,8 +130,9 @@ export async function checkFunding<T extends FeeOrder>(
   orderExecutor: string,
   orders: readonly T[],
   inFlight: ReadonlyMap<string, bigint> = new Map(),
+  multicallAddress?: string,
 ): Promise<FundingVerdict<T>> {
-  return judgeFunding(orders, await readFunding(client, orderExecutor, orders), inFlight);
+  return judgeFunding(orders, await readFunding(client, orderExecutor, orders, multicallAddress), inFlight);
 }
 
 /** What the orders pull (amountIn + fee) per fundingKey. */

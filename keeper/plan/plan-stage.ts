@@ -1,4 +1,5 @@
-import { formatUnits, getAddress, Transaction } from 'ethers';
+import { formatUnits, getAddress } from 'ethers';
+import { calldataOfRawTransaction } from '../../shared/chain/raw-transaction-data';
 import type { ChainClient } from '../../shared/chain/chain-client';
 import type { ChainConfig, ChainContracts } from '../../shared/config/config-schema';
 import type { Logger } from '../../shared/log/create-logger';
@@ -222,7 +223,8 @@ export class PlanStage {
     const { deps } = this;
     try {
       const stored = await this.inFlightPulls();
-      const funding = await readFunding(deps.client, deps.chain.contracts.orderExecutor, priced);
+      const { orderExecutor, multicall } = deps.chain.contracts;
+      const funding = await readFunding(deps.client, orderExecutor, priced, multicall);
       // From the judgement to the reservation nothing awaits: batches planned at once never admit the same funds.
       const verdict = judgeFunding(priced, funding, this.withReserved(stored));
       this.reserved.set(reservation, pullsOf(verdict.funded));
@@ -449,7 +451,7 @@ export class PlanStage {
       (row) => row.id,
       (row) => {
         // A replacement re-signs the same calldata: what a row pulls is decoded once, not once per batch planned.
-        const rowPulls = this.rowPulls.get(row.id) ?? batchPulls(Transaction.from(row.rawTx).data);
+        const rowPulls = this.rowPulls.get(row.id) ?? batchPulls(calldataOfRawTransaction(row.rawTx));
         known.set(row.id, rowPulls);
         for (const [key, amount] of rowPulls) pulls.set(key, (pulls.get(key) ?? 0n) + amount);
       },

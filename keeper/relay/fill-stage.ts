@@ -1,8 +1,8 @@
-import { MaxUint256, ZeroHash, type Block, type TransactionReceipt } from 'ethers';
+import { MaxUint256, ZeroHash, type Block } from 'ethers';
 import { addressToBytes32, bytes32ToAddress, FillStatus } from '../../shared/bridges/across/relay-data';
 import { erc20Allowance, erc20Balance } from '../../shared/bridges/chain-reads';
 import { spokePoolInterface } from '../../shared/bridges/contracts';
-import type { ChainClient } from '../../shared/chain/chain-client';
+import type { ChainClient, ReceiptSummary } from '../../shared/chain/chain-client';
 import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { Transfer } from '../../shared/store/repositories/transfers-repository';
 import type { TickStage } from '../chain-keeper';
@@ -138,7 +138,7 @@ export class FillStage implements TickStage {
     });
   }
 
-  private async filled(t: Transfer, receipt: TransactionReceipt): Promise<void> {
+  private async filled(t: Transfer, receipt: ReceiptSummary): Promise<void> {
     const { deps } = this;
     const moved = await deps.transfers.markFilled(
       t.id,
@@ -154,7 +154,7 @@ export class FillStage implements TickStage {
     );
   }
 
-  private async observeLatency(t: Transfer, receipt: TransactionReceipt): Promise<void> {
+  private async observeLatency(t: Transfer, receipt: ReceiptSummary): Promise<void> {
     const { deps } = this;
     const seen = this.firstSeen.get(t.id) ?? t.fillSentBlock ?? receipt.blockNumber;
     this.firstSeen.delete(t.id);

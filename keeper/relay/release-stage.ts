@@ -1,4 +1,4 @@
-import { getAddress, type TransactionReceipt } from 'ethers';
+import { getAddress } from 'ethers';
 import { latestBlock } from '../../shared/bridges/chain-reads';
 import { lockReleaseBridgeInterface } from '../../shared/bridges/contracts';
 import {
@@ -17,7 +17,7 @@ import {
   releaseQueuedEventsOf,
   type LockedEvent,
 } from '../../shared/bridges/lock-release/locked-event';
-import type { ChainClient } from '../../shared/chain/chain-client';
+import type { ChainClient, ReceiptSummary } from '../../shared/chain/chain-client';
 import type { Transfer } from '../../shared/store/repositories/transfers-repository';
 import type { TickStage } from '../chain-keeper';
 import { isOutageError } from '../watch/chain-availability';
@@ -419,7 +419,7 @@ export class ReleaseStage implements TickStage {
   }
 
   /** What the mined release did for this lock: paid (Released) or queued behind the delay (ReleaseQueued). */
-  private async settled(t: Transfer, receipt: TransactionReceipt): Promise<boolean> {
+  private async settled(t: Transfer, receipt: ReceiptSummary): Promise<boolean> {
     const { deps } = this;
     const message = this.message(t);
     const same = (e: { originChainId: bigint; originBridge: string; nonce: bigint }): boolean =>
@@ -446,7 +446,7 @@ export class ReleaseStage implements TickStage {
   private async released(
     t: Transfer,
     fill: { txHash: string; blockNumber: number; blockHash: string },
-    receipt?: TransactionReceipt,
+    receipt?: ReceiptSummary,
   ): Promise<void> {
     const { deps } = this;
     if (!(await deps.transfers.markFilled(t.id, fill, deps.now()))) return;

@@ -1,4 +1,4 @@
-import { getAddress, toBeHex, zeroPadValue, type TransactionReceipt } from 'ethers';
+import { getAddress, toBeHex, zeroPadValue } from 'ethers';
 import { addressToBytes32, bytes32ToAddress, FillStatus } from '../../shared/bridges/across/relay-data';
 import {
   buildRelayerRefundTree,
@@ -7,7 +7,7 @@ import {
 } from '../../shared/bridges/across/root-bundle';
 import { contractLogs } from '../../shared/bridges/chain-reads';
 import { rootBundleAdminInterface, spokePoolInterface } from '../../shared/bridges/contracts';
-import type { ChainClient } from '../../shared/chain/chain-client';
+import type { ChainClient, ReceiptSummary } from '../../shared/chain/chain-client';
 import type {
   LeafAssignment,
   RootBundle,
@@ -314,7 +314,7 @@ export class SettleStage implements TickStage {
   private async proposalRelayed(
     bundle: RootBundle,
     admin: string,
-    proposal: TransactionReceipt,
+    proposal: ReceiptSummary,
   ): Promise<number | undefined> {
     const { deps } = this;
     const iface = rootBundleAdminInterface();

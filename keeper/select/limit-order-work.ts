@@ -4,7 +4,7 @@ import type { KeeperOrderRef } from '../../shared/store/repositories/keeper-orde
 import { readClaimed, readLimitOrder, type ClaimContext, type ClaimedOrders } from '../claim/read-claimed';
 import { diagnosisPrice, type OrderDiagnoses } from '../diagnose/order-diagnoses';
 import type { KeeperMetrics } from '../keeper-metrics';
-import type { OrderWork, TokenPairDecimals } from '../order-work';
+import type { OrderWork, SettlementFacts } from '../order-work';
 import { pairKey, type OrderIndex } from './order-index';
 
 export interface LimitOrderWorkDeps {
@@ -171,11 +171,17 @@ export class LimitOrderWork implements OrderWork {
     return claimed;
   }
 
-  async decimals(id: string): Promise<TokenPairDecimals | undefined> {
-    const order = await this.deps.repository.findById(id);
-    const from = order && this.deps.token(order.inTokenAddress);
-    const to = order && this.deps.token(order.outTokenAddress);
-    return from && to ? { decimalsIn: from.decimals, decimalsOut: to.decimals } : undefined;
+  async settlementFacts(ids: readonly string[]): Promise<Map<string, SettlementFacts>> {
+    const facts = new Map<string, SettlementFacts>();
+    for (const order of await this.deps.repository.findByIds(ids)) {
+      const from = this.deps.token(order.inTokenAddress);
+      const to = this.deps.token(order.outTokenAddress);
+      facts.set(order.id, {
+        attemptNumber: order.attemptNumber,
+        decimals: from && to ? { decimalsIn: from.decimals, decimalsOut: to.decimals } : undefined,
+      });
+    }
+    return facts;
   }
 
   async onOutcome(): Promise<void> {}

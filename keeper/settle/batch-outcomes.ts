@@ -1,11 +1,12 @@
-import { formatUnits, Transaction } from 'ethers';
+import { formatUnits } from 'ethers';
+import { calldataOfRawTransaction } from '../../shared/chain/raw-transaction-data';
 import type {
   KeeperTransaction,
   OrderOutcome,
   TransactionOrder,
 } from '../../shared/store/repositories/keeper-transactions-repository';
 import type { KeeperOrderKind, OrderSuccess } from '../../shared/store/repositories/keeper-order-repository';
-import { workOf, type OrderWorks, type TokenPairDecimals } from '../order-work';
+import { byKind, workOf, type OrderWorks, type SettlementFacts, type TokenPairDecimals } from '../order-work';
 import { decideFailure } from '../plan/failure-kinds';
 import { orderRefOf } from '../../shared/domain/pair-authorization';
 import { batchOrderIdentities } from '../plan/execute-batch-call';
@@ -13,8 +14,16 @@ import { isEventOf, type ExecutionEvent } from './execution-events';
 
 type ExecutedEvent = Extract<ExecutionEvent, { kind: 'executed' }>;
 
-async function attemptNumber(works: OrderWorks, kind: KeeperOrderKind, id: string): Promise<number> {
-  return (await workOf(works, kind).repository.findById(id))?.attemptNumber ?? 0;
+/** The settlement facts of a transaction's orders, one read per kind. */
+async function settlementFactsOf(
+  orders: readonly TransactionOrder[],
+  works: OrderWorks,
+): Promise<Map<KeeperOrderKind, Map<string, SettlementFacts>>> {
+  const facts = new Map<KeeperOrderKind, Map<string, SettlementFacts>>();
+  for (const [kind, ofKind] of byKind(orders)) {
+    facts.set(kind, await workOf(works, kind).settlementFacts(ofKind.map((o) => o.id)));
+  }
+  return facts;
 }
 
 /** The orders a keeper transaction carries, each with its kind. */
@@ -52,7 +61,7 @@ export async function batchOutcomes(
   nowMs: number,
 ): Promise<{ outcomes: OrderOutcome[]; settled: SettledOrder[] }> {
   const byId = new Map(events.map((e) => [e.onchainId, e]));
-  const identities = batchOrderIdentities(Transaction.from(tx.rawTx).data);
+  const identities = batchOrderIdentities(calldataOfRawTransaction(tx.rawTx));
   const eventFor = (id: string): ExecutionEvent | undefined => {
     const identity = identities.get(orderRefOf(id).toLowerCase());
     const event = identity && byId.get(identity.onchainId);
@@ -60,17 +69,19 @@ export async function batchOutcomes(
   };
   const settled: SettledOrder[] = [];
   const outcomes: OrderOutcome[] = [];
+  const facts = await settlementFactsOf(tx.orders, works);
   for (const { kind, id } of tx.orders) {
     const event = eventFor(id);
+    const fact = facts.get(kind)?.get(id);
     if (event?.kind === 'executed') {
       // An executed order is executed even when its tokens' decimals are gone from the list (amounts then 0).
-      const success = executedAmounts(event, await workOf(works, kind).decimals(id));
+      const success = executedAmounts(event, fact?.decimals);
       outcomes.push({ kind, id, outcome: 'executed', success });
       settled.push({ kind, id, result: 'executed' });
       continue;
     }
     const reason = event?.kind === 'failed' ? event.reason : 'TRANSACTION_REVERTED';
-    const decision = decideFailure(reason, await attemptNumber(works, kind, id), nowMs);
+    const decision = decideFailure(reason, fact?.attemptNumber ?? 0, nowMs);
     outcomes.push({
       kind,
       id,

@@ -1,4 +1,4 @@
-import { Transaction, type Log } from 'ethers';
+import { calldataOfRawTransaction } from '../../shared/chain/raw-transaction-data';
 import type { ChainClient } from '../../shared/chain/chain-client';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { orderRefOf } from '../../shared/domain/pair-authorization';
@@ -60,7 +60,7 @@ export class BatchSettler {
    */
   async settleDropped(row: KeeperTransaction, head: number): Promise<void> {
     const { deps } = this;
-    const identities = batchOrderIdentities(Transaction.from(row.rawTx).data);
+    const identities = batchOrderIdentities(calldataOfRawTransaction(row.rawTx));
     for (const { kind, id } of ordersOfTransaction(row)) {
       const identity = identities.get(orderRefOf(id).toLowerCase());
       if (!identity) continue;
@@ -69,7 +69,7 @@ export class BatchSettler {
       const work = workOf(deps.works, kind);
       const success = {
         transactionHash: found.txHash,
-        ...executedAmounts(found.event, await work.decimals(id)),
+        ...executedAmounts(found.event, (await work.settlementFacts([id])).get(id)?.decimals),
       };
       await work.repository.complete(id, success, deps.now());
     }
@@ -106,7 +106,7 @@ export class BatchSettler {
       },
     ])) as { address: string; topics: string[]; data: string; transactionHash: string }[];
     for (const log of logs) {
-      const [event] = executionEvents([log as unknown as Log], deps.orderExecutor);
+      const [event] = executionEvents([log], deps.orderExecutor);
       if (event?.kind === 'executed' && isEventOf(event, identity))
         return { txHash: log.transactionHash, event };
     }
@@ -126,7 +126,7 @@ export class BatchSettler {
       const diagnosis = diagnosisOfRetry(o.reason, o.nextAttemptAt ?? nowMs, nowMs);
       if (o.reason === 'FEE_TOO_HIGH') {
         try {
-          fees ??= batchOrderFees(Transaction.from(row.rawTx).data);
+          fees ??= batchOrderFees(calldataOfRawTransaction(row.rawTx));
           Object.assign(diagnosis, fees.get(orderRefOf(o.id).toLowerCase()) ?? {});
         } catch (err) {
           this.deps.log.warn({ err, txId: row.id }, 'reading the fees of a settled batch failed');
@@ -141,7 +141,7 @@ export class BatchSettler {
     if (row.minedBlock === null || head - row.minedBlock + 1 < deps.confirmations) return;
     const [block, receipt] = await Promise.all([
       deps.client.getBlock(row.minedBlock),
-      deps.client.getTransactionReceipt(row.txHash),
+      deps.client.getReceiptSummary(row.txHash),
     ]);
     if (!block || block.hash !== row.minedBlockHash || !receipt || receipt.blockHash !== row.minedBlockHash) {
       await deps.transactions.markReorged(row.id, deps.owner, deps.now());
@@ -155,7 +155,7 @@ export class BatchSettler {
     let identities: BatchOrderIdentity[] | undefined;
     for (const [i, event] of events.entries()) {
       if (event.kind !== 'failed' || event.reason !== 'ALREADY_EXECUTED') continue;
-      identities ??= [...batchOrderIdentities(Transaction.from(row.rawTx).data).values()];
+      identities ??= [...batchOrderIdentities(calldataOfRawTransaction(row.rawTx)).values()];
       const identity = identities.find((o) => isEventOf(event, o));
       if (!identity) continue;
       const earlier = await this.executedEvent(identity, searchFrom(row, row.minedBlock));

@@ -1,4 +1,3 @@
-import type { Log } from 'ethers';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 
 /** Ids and makers lowercase. */
@@ -6,12 +5,47 @@ export type ExecutionEvent =
   | { kind: 'executed'; onchainId: string; maker: string; amountIn: bigint; fee: bigint; amountOut: bigint }
   | { kind: 'failed'; onchainId: string; maker: string; reason: string };
 
+/** A log as the node sends it. */
+export interface RawLog {
+  address: string;
+  topics: readonly string[];
+  data: string;
+}
+
+let executedTopic: string | undefined;
+
+/**
+ * OrderExecuted(bytes32 indexed id, address indexed maker, uint256 amountIn, uint256 fee, uint256 amountOut), read
+ * from its words (a batch's receipt holds one per order; ethers' parseLog hashed the event's signature for each).
+ * Undefined for any other log or a malformed one.
+ */
+function executedEvent(log: RawLog): ExecutionEvent | undefined {
+  executedTopic ??= orderExecutorInterface().getEvent('OrderExecuted')!.topicHash;
+  if (log.topics.length !== 3 || log.topics[0]!.toLowerCase() !== executedTopic) return undefined;
+  if (!/^0x[0-9a-fA-F]{192}$/.test(log.data)) return undefined;
+  const word = (i: number): bigint => BigInt(`0x${log.data.slice(2 + i * 64, 2 + (i + 1) * 64)}`);
+  return {
+    kind: 'executed',
+    onchainId: log.topics[1]!.toLowerCase(),
+    maker: `0x${log.topics[2]!.slice(-40).toLowerCase()}`,
+    amountIn: word(0),
+    fee: word(1),
+    amountOut: word(2),
+  };
+}
+
 /** OrderExecuted / OrderFailed events of a receipt, emitted by `orderExecutor` only (another contract's are noise). */
-export function executionEvents(logs: readonly Log[], orderExecutor: string): ExecutionEvent[] {
+export function executionEvents(logs: readonly RawLog[], orderExecutor: string): ExecutionEvent[] {
   const events: ExecutionEvent[] = [];
   const iface = orderExecutorInterface();
+  const executor = orderExecutor.toLowerCase();
   for (const log of logs) {
-    if (log.address.toLowerCase() !== orderExecutor.toLowerCase()) continue;
+    if (log.address.toLowerCase() !== executor) continue;
+    const executed = executedEvent(log);
+    if (executed) {
+      events.push(executed);
+      continue;
+    }
     const parsed = iface.parseLog({ topics: [...log.topics], data: log.data });
     if (parsed?.name === 'OrderExecuted') {
       events.push({

@@ -5,12 +5,16 @@ import type {
   KeeperTransactionsRepository,
 } from '../../shared/store/repositories/keeper-transactions-repository';
 import type { KeeperMetrics } from '../keeper-metrics';
+import { gasLimitOfRawTransaction } from '../../shared/chain/raw-transaction-data';
 import { followTransaction } from '../outbox/follow-transaction';
 import type { SendPolicy } from '../outbox/send-policy';
 import type { RowGuard } from '../row-guard';
 import type { BatchSettler } from '../settle/batch-settler';
 import type { FeePolicy } from '../outbox/fee-policy';
 import type { WalletPool } from '../submit/wallet-pool';
+
+/** Transactions followed at once. */
+const FOLLOWED_AT_ONCE = 8;
 
 export interface TrackerDeps {
   chainId: number;
@@ -20,6 +24,8 @@ export interface TrackerDeps {
   /** How re-sends go out (public or private RPCs). */
   policy: SendPolicy;
   transactions: KeeperTransactionsRepository;
+  /** Told of each batch of ours mined: the gas it used of its limit (the block budget learns from it). */
+  onMined?: (gasUsed: bigint, gasLimit: bigint) => void;
   /** What a dropped batch means for its orders. */
   settler: Pick<BatchSettler, 'settleDropped'>;
   metrics: KeeperMetrics;
@@ -69,6 +75,8 @@ export class TransactionTracker {
       (row) => row.id,
       (row) => this.follow(row, head),
       () => deps.metrics.unhandledError('track'),
+      // Each row's receipt and node reads are round trips of their own; a wave keeps a dozen batches in flight.
+      FOLLOWED_AT_ONCE,
     );
   }
 
@@ -114,6 +122,7 @@ export class TransactionTracker {
     if (fate.kind === 'dropped') return deps.settler.settleDropped(row, head);
     if (fate.kind === 'mined') {
       const { receipt } = fate;
+      if (deps.onMined) deps.onMined(receipt.gasUsed, gasLimitOfRawTransaction(row.rawTx));
       await deps.transactions.markMined(
         row.id,
         deps.owner,

@@ -1,4 +1,5 @@
-import { AbiCoder, getAddress, id, keccak256 } from 'ethers';
+import { getAddress } from 'ethers';
+import { addressWord, bytes32Word, keccakOfHex, keccakOfText, uintWord } from '../chain/abi-words';
 
 /**
  * The maker's pair authorization as the OrderExecutor checks it (contracts-abi/src/OrderExecutor.sol): one EIP-712
@@ -33,7 +34,7 @@ export const DEFAULT_MAX_DEVIATION_BPS = 0;
 
 /** The integrator an API key signs for: keccak256 of the key id's UTF-8 bytes. */
 export function integratorOf(apiKey: string): string {
-  return id(apiKey);
+  return keccakOfText(apiKey);
 }
 
 /** The domain a maker signs against on one chain. */
@@ -111,7 +112,7 @@ export function pairAuthorizationTypedData(
 
 /** The service's reference of an order or DCA iteration on-chain: keccak256 of its id's UTF-8 bytes. */
 export function orderRefOf(serviceId: string): string {
-  return id(serviceId);
+  return keccakOfText(serviceId);
 }
 
 /** The fields of an order OrderExecutor.orderId binds besides its execution index. */
@@ -124,18 +125,19 @@ interface OrderFields {
   amountIn: bigint;
 }
 
-const ORDER_FIELD_TYPES = ['address', 'address', 'address', 'bytes32', 'bytes32', 'uint256'];
-
-/** The fields as the contract encodes them (addresses checksummed). */
-function orderFieldValues(order: OrderFields): unknown[] {
-  return [
-    getAddress(order.maker),
-    getAddress(order.tokenIn),
-    getAddress(order.tokenOut),
-    order.integrator,
-    order.ref,
-    order.amountIn,
-  ];
+/**
+ * abi.encode(maker, tokenIn, tokenOut, integrator, ref, amountIn) as hex digits: six static words, written by hand
+ * (the keeper hashes thousands of ids per block; the tests hold it against ethers' coder).
+ */
+function orderFieldWords(order: OrderFields): string {
+  return (
+    addressWord(order.maker) +
+    addressWord(order.tokenIn) +
+    addressWord(order.tokenOut) +
+    bytes32Word(order.integrator) +
+    bytes32Word(order.ref) +
+    uintWord(order.amountIn)
+  );
 }
 
 /**
@@ -145,9 +147,7 @@ function orderFieldValues(order: OrderFields): unknown[] {
  * batch's calldata: the order there whose orderId (these fields and its index) is the event's id.
  */
 export function orderKeyOf(order: OrderFields): string {
-  return keccak256(
-    AbiCoder.defaultAbiCoder().encode(ORDER_FIELD_TYPES, orderFieldValues(order)),
-  ).toLowerCase();
+  return keccakOfHex(orderFieldWords(order));
 }
 
 /** The largest execution index OrderExecutor takes (`uint64`). */
@@ -159,10 +159,5 @@ export const MAX_EXECUTION_INDEX = 2n ** 64n - 1n;
  * order's bit in the contract's executed bitmap, assigned by the store once per order).
  */
 export function onchainOrderIdOf(order: OrderFields & { index: bigint }): string {
-  return keccak256(
-    AbiCoder.defaultAbiCoder().encode(
-      [...ORDER_FIELD_TYPES, 'uint64'],
-      [...orderFieldValues(order), order.index],
-    ),
-  ).toLowerCase();
+  return keccakOfHex(orderFieldWords(order) + uintWord(order.index, 64));
 }

@@ -86,7 +86,7 @@ function harness(
     budget: {
       onHead: () => undefined,
       nextBatchOrders: () => 50,
-      reserve: () => 0n,
+      reserve: () => ({ gasLimit: 0n }),
       settle: () => undefined,
     },
     blockGasLimit: async () => 30_000_000n,

@@ -19,7 +19,7 @@ class FakeNode {
   client(): ChainClient {
     return {
       chainId: 1,
-      getTransactionReceipt: async (hash: string) => this.receipts.get(hash) ?? null,
+      getReceiptSummary: async (hash: string) => this.receipts.get(hash) ?? null,
       getTransaction: async (hash: string) => (this.known.has(hash) ? { hash } : null),
       send: async (method: string) => {
         if (method === 'eth_getTransactionCount') return `0x${this.latestCount.toString(16)}`;

@@ -136,3 +136,31 @@ describe('chain availability', () => {
     expect(availability.heldBy(0)).toBeUndefined();
   });
 });
+
+describe('eachRow with concurrency', () => {
+  it('handles every row once, at most `concurrency` at a time, a throwing row on its own', async () => {
+    let running = 0;
+    let most = 0;
+    const handled: number[] = [];
+    const thrown: number[] = [];
+    await eachRow(
+      Array.from({ length: 20 }, (_, i) => i),
+      async (row) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, (row * 7) % 5));
+        running -= 1;
+        if (row % 6 === 0) throw new Error(`row ${row}`);
+        handled.push(row);
+      },
+      (row) => {
+        thrown.push(row);
+      },
+      undefined,
+      4,
+    );
+    expect(most).toBe(4);
+    expect(thrown.sort((a, b) => a - b)).toEqual([0, 6, 12, 18]);
+    expect([...handled, ...thrown].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+});

@@ -1,9 +1,11 @@
-import { Transaction, Wallet, getAddress } from 'ethers';
+import fc from 'fast-check';
+import { Transaction, Wallet, getAddress, hexlify } from 'ethers';
+import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { integratorOf, onchainOrderIdOf, orderRefOf } from '../../shared/domain/pair-authorization';
 import type { OrderWork, OrderWorks } from '../../keeper/order-work';
 import { encodeExecuteBatch, type BatchGroup } from '../../keeper/plan/execute-batch-call';
 import { batchOutcomes } from '../../keeper/settle/batch-outcomes';
-import type { ExecutionEvent } from '../../keeper/settle/execution-events';
+import { executionEvents, type ExecutionEvent } from '../../keeper/settle/execution-events';
 
 /**
  * Settling a batch from its receipt's events: an order counts as executed only from an OrderExecuted event with
@@ -62,8 +64,10 @@ const idOf = (o: (typeof orders)[number]) =>
 
 const work = {
   kind: 'limit',
-  repository: { findById: () => Promise.resolve({ attemptNumber: 0 }) },
-  decimals: () => Promise.resolve({ decimalsIn: 18, decimalsOut: 6 }),
+  settlementFacts: (ids: readonly string[]) =>
+    Promise.resolve(
+      new Map(ids.map((id) => [id, { attemptNumber: 0, decimals: { decimalsIn: 18, decimalsOut: 6 } }])),
+    ),
 } as unknown as OrderWork;
 const works: OrderWorks = new Map([['limit', work]]);
 
@@ -127,5 +131,39 @@ describe('settling a batch from its events', () => {
       1_000,
     );
     expect(outcomes[0]).toMatchObject({ outcome: 'failed', reason: 'TRANSACTION_REVERTED' });
+  });
+});
+
+describe('reading execution events from raw logs', () => {
+  const iface = orderExecutorInterface();
+  const executor = Wallet.createRandom().address;
+  const log = (name: 'OrderExecuted' | 'OrderFailed', args: unknown[], address = executor) => {
+    const { topics, data } = iface.encodeEventLog(name, args);
+    return { address: address.toLowerCase(), topics, data };
+  };
+
+  it('reads every OrderExecuted and OrderFailed of the executor as ethers decodes them, and nothing else', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+        fc.string({ maxLength: 40 }),
+        (idBytes, amountIn, fee, amountOut, reason) => {
+          const id = hexlify(idBytes);
+          const logs = [
+            log('OrderExecuted', [id, makerA, amountIn, fee, amountOut]),
+            log('OrderExecuted', [id, makerA, amountIn, fee, amountOut], makerB),
+            log('OrderFailed', [id, makerB, reason]),
+          ];
+          expect(executionEvents(logs, getAddress(executor))).toEqual([
+            { kind: 'executed', onchainId: id, maker: makerA.toLowerCase(), amountIn, fee, amountOut },
+            { kind: 'failed', onchainId: id, maker: makerB.toLowerCase(), reason },
+          ]);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -138,6 +138,15 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
     return row ? fromRow(row) : undefined;
   }
 
+  async findByIds(ids: readonly string[]): Promise<KeeperDcaOrder[]> {
+    const found: KeeperDcaOrder[] = [];
+    for (const chunk of chunks([...new Set(ids)])) {
+      const rows: KeeperDcaOrderRow[] = await this.knex(ORDERS).whereIn('id', chunk);
+      found.push(...rows.map(fromRow));
+    }
+    return found;
+  }
+
   async listOrdersOfStrategy(strategyId: string): Promise<KeeperDcaOrder[]> {
     const rows: KeeperDcaOrderRow[] = await this.knex(ORDERS)
       .where({ strategy_id: strategyId })
@@ -422,7 +431,16 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
   }
 
   /** executing → successful, from the contract's OrderExecuted event (final, whoever holds the lease). */
-  async complete(id: string, success: DcaSuccess, nowMs: number): Promise<boolean> {
+  async recordChanged(ids: readonly string[], nowMs: number): Promise<void> {
+    if (ids.length) await this.moves.atomic((db) => this.moves.recordChanged(db, ids, nowMs));
+  }
+
+  async complete(
+    id: string,
+    success: DcaSuccess,
+    nowMs: number,
+    deferredEvents?: string[],
+  ): Promise<boolean> {
     return this.moves.atomic(async (db) => {
       const changed = await db(ORDERS)
         .where({ id, status: 'executing' })
@@ -435,7 +453,8 @@ export class KeeperDcaRepository implements KeeperOrderRepository<KeeperDcaOrder
           lease_expires_at: null,
           ...this.moves.bump(nowMs),
         });
-      if (changed > 0) await this.moves.recordChanged(db, [id], nowMs);
+      if (changed > 0 && deferredEvents) deferredEvents.push(id);
+      else if (changed > 0) await this.moves.recordChanged(db, [id], nowMs);
       return changed > 0;
     });
   }

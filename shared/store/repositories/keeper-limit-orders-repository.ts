@@ -191,6 +191,15 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
     return row ? fromRow(row) : undefined;
   }
 
+  async findByIds(ids: readonly string[]): Promise<KeeperLimitOrder[]> {
+    const found: KeeperLimitOrder[] = [];
+    for (const chunk of chunks([...new Set(ids)])) {
+      const rows: KeeperLimitOrderRow[] = await this.knex(TABLE).whereIn('id', chunk);
+      found.push(...rows.map(fromRow));
+    }
+    return found;
+  }
+
   /**
    * Takes the given orders that are still claimable (`pending`, due, not expired) into `executing` under the
    * owner's lease, and returns them as they are now, with whatever values they hold at the claim.
@@ -315,6 +324,7 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
     owner: string,
     fields: SubmittedFields,
     nowMs: number,
+    deferredEvents?: string[],
   ): Promise<boolean> {
     return this.moves.atomic(async (db) => {
       const changed = await db(TABLE)
@@ -329,7 +339,8 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
           lease_expires_at: fields.leaseExpiresAt,
           ...this.moves.bump(nowMs),
         });
-      if (changed > 0) await this.moves.recordChanged(db, [ref.id], nowMs);
+      if (changed > 0 && deferredEvents) deferredEvents.push(ref.id);
+      else if (changed > 0) await this.moves.recordChanged(db, [ref.id], nowMs);
       return changed > 0;
     });
   }
@@ -404,7 +415,16 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
    * submitted | executing → completed: the contract emitted OrderExecuted for it, which is final whoever holds
    * the lease. Returns false when the order is not in either status (already settled: a repeat is harmless).
    */
-  async complete(id: string, success: OrderSuccess, nowMs: number): Promise<boolean> {
+  async recordChanged(ids: readonly string[], nowMs: number): Promise<void> {
+    if (ids.length) await this.moves.atomic((db) => this.moves.recordChanged(db, ids, nowMs));
+  }
+
+  async complete(
+    id: string,
+    success: OrderSuccess,
+    nowMs: number,
+    deferredEvents?: string[],
+  ): Promise<boolean> {
     return this.moves.atomic(async (db) => {
       const changed = await db(TABLE)
         .where({ id })
@@ -415,7 +435,8 @@ export class KeeperLimitOrdersRepository implements KeeperOrderRepository<
           ...this.moves.noLease(),
           ...this.moves.bump(nowMs),
         });
-      if (changed > 0) await this.moves.recordChanged(db, [id], nowMs);
+      if (changed > 0 && deferredEvents) deferredEvents.push(id);
+      else if (changed > 0) await this.moves.recordChanged(db, [id], nowMs);
       return changed > 0;
     });
   }

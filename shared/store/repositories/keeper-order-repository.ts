@@ -64,6 +64,8 @@ export interface KeeperOrderRepository<
   /** Open orders per chain and status: the keeper's gauge. */
   countOpen(): Promise<{ chainId: number; status: string; count: number }[]>;
   findById(id: string): Promise<Found | undefined>;
+  /** The orders of these ids that exist, in no particular order (a settled batch's orders, read at once). */
+  findByIds(ids: readonly string[]): Promise<Found[]>;
   /**
    * pending (claimable) → executing under the owner's lease, by id, whatever their version. An order claimed for the
    * first time gets its execution index (OrderExecutor's bitmap bit) in the same store transaction: consecutive for
@@ -83,8 +85,21 @@ export interface KeeperOrderRepository<
   releaseLeasesOf(owner: string, nowMs: number): Promise<string[]>;
   /** Orders inside a transaction whose tracker stopped renewing its lease. */
   listTrackedWithExpiredLease(nowMs: number, limit?: number): Promise<Found[]>;
-  /** executing → in the transaction `fields.keeperTxId`, for the owner and version claimed (see submitBatch). */
-  markSubmitted(ref: KeeperOrderRef, owner: string, fields: SubmittedFields, nowMs: number): Promise<boolean>;
+  /**
+   * executing → in the transaction `fields.keeperTxId`, for the owner and version claimed (see submitBatch). With
+   * `deferredEvents`, an order whose change is evented is pushed there instead of having its event recorded: the
+   * caller records the whole list with `recordChanged` in the same store transaction (a batch of hundreds of orders
+   * then writes its events in a few statements, not several per order).
+   */
+  markSubmitted(
+    ref: KeeperOrderRef,
+    owner: string,
+    fields: SubmittedFields,
+    nowMs: number,
+    deferredEvents?: string[],
+  ): Promise<boolean>;
+  /** Records the events of changes written with `deferredEvents`. */
+  recordChanged(ids: readonly string[], nowMs: number): Promise<void>;
   /** The tracker's lease moves with its transaction's (renewal or take-over). */
   leaseOrdersOfTransaction(
     keeperTxId: string,
@@ -106,7 +121,7 @@ export interface KeeperOrderRepository<
   /** The transaction's current hash, on the orders of kinds that show one while in flight (0 rows otherwise). */
   setTxHashOfTransaction(keeperTxId: string, txHash: string, nowMs: number): Promise<number>;
   /** → the kind's executed status, from the contract's OrderExecuted event (final, whoever holds the lease). */
-  complete(id: string, success: OrderSuccess, nowMs: number): Promise<boolean>;
+  complete(id: string, success: OrderSuccess, nowMs: number, deferredEvents?: string[]): Promise<boolean>;
   /** An attempt failed for an order the owner holds: final, or back to pending after a back-off. */
   fail(id: string, owner: string, options: FailOptions, nowMs: number): Promise<FailResult>;
   /** executing → pending without counting an attempt, for the owner, never once in a transaction. */

@@ -226,6 +226,15 @@ class Rollback extends Error {
   }
 }
 
+function repositoryOf(
+  kinds: ReadonlyMap<KeeperOrderKind, AnyKeeperOrderRepository>,
+  kind: KeeperOrderKind,
+): AnyKeeperOrderRepository {
+  const repository = kinds.get(kind);
+  if (!repository) throw new Error(`no repository for keeper items of kind ${kind}`);
+  return repository;
+}
+
 export class KeeperTransactionsRepository {
   private readonly moves: KeeperRowMoves<KeeperTransactionRow>;
 
@@ -242,12 +251,6 @@ export class KeeperTransactionsRepository {
       ['limit', new KeeperLimitOrdersRepository(db, this.dialect)],
       ['dca', new KeeperDcaRepository(db, this.dialect)],
     ]);
-  }
-
-  private kindOf(db: Db, kind: KeeperOrderKind): AnyKeeperOrderRepository {
-    const repository = this.kinds(db).get(kind);
-    if (!repository) throw new Error(`no repository for keeper items of kind ${kind}`);
-    return repository;
   }
 
   /** Rows with the items they carry. */
@@ -332,6 +335,8 @@ export class KeeperTransactionsRepository {
           );
         }
         const lost: TransactionOrder[] = [];
+        const kinds = this.kinds(db);
+        const evented = new Map<KeeperOrderKind, string[]>();
         for (const order of batch.orders) {
           const fields = {
             keeperTxId: id,
@@ -343,10 +348,13 @@ export class KeeperTransactionsRepository {
             leaseExpiresAt,
           };
           const ref = { id: order.id, version: order.version };
-          if (!(await this.kindOf(db, order.kind).markSubmitted(ref, owner, fields, nowMs)))
+          const deferred = evented.get(order.kind) ?? [];
+          evented.set(order.kind, deferred);
+          if (!(await repositoryOf(kinds, order.kind).markSubmitted(ref, owner, fields, nowMs, deferred)))
             lost.push({ kind: order.kind, id: order.id });
         }
         if (lost.length) throw new Rollback({ kind: 'conflict', orders: lost });
+        for (const [kind, ids] of evented) await repositoryOf(kinds, kind).recordChanged(ids, nowMs);
         const row: KeeperTransactionRow = await db(TABLE).where({ id }).first();
         return { kind: 'submitted', transaction: (await this.withOrders([row], db))[0]! } as const;
       });
@@ -488,11 +496,20 @@ export class KeeperTransactionsRepository {
         .update({ status: 'settled', lease_owner: null, lease_expires_at: null, ...this.moves.bump(nowMs) });
       if (changed === 0) return { kind: 'not-held' } as const;
       const applied: TransactionOrder[] = [];
+      const kinds = this.kinds(db);
+      const evented = new Map<KeeperOrderKind, string[]>();
       for (const o of outcomes) {
-        const repository = this.kindOf(db, o.kind);
+        const repository = repositoryOf(kinds, o.kind);
+        const deferred = evented.get(o.kind) ?? [];
+        evented.set(o.kind, deferred);
         const written =
           o.outcome === 'executed'
-            ? await repository.complete(o.id, { transactionHash: current.tx_hash, ...o.success }, nowMs)
+            ? await repository.complete(
+                o.id,
+                { transactionHash: current.tx_hash, ...o.success },
+                nowMs,
+                deferred,
+              )
             : await repository.fail(
                 o.id,
                 owner,
@@ -502,6 +519,7 @@ export class KeeperTransactionsRepository {
         // `fail` answers the order written (limit) or true (DCA); nothing when it was not the owner's to fail.
         if (written) applied.push({ kind: o.kind, id: o.id });
       }
+      for (const [kind, ids] of evented) await repositoryOf(kinds, kind).recordChanged(ids, nowMs);
       const stranded = await this.ordersStillIn(db, id);
       if (stranded.length) {
         throw new Error(
