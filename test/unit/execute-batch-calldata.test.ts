@@ -221,29 +221,25 @@ describe('signing a transaction with Buffers', () => {
             t.type === 2
               ? { type: 2 as const, maxFeePerGas: t.fee, maxPriorityFeePerGas: t.tip % (t.fee + 1n) }
               : { type: 0 as const, gasPrice: t.fee };
-          const ours = signTransaction(
-            {
-              chainId: t.chainId,
-              nonce: t.nonce,
-              to: t.to,
-              data: t.data,
-              gasLimit: t.gasLimit,
-              value: t.value,
-              fees,
-            },
-            wallet.signingKey,
-          );
-          const theirs = await wallet.signTransaction({
+          const common = {
             chainId: t.chainId,
             nonce: t.nonce,
             to: t.to,
             data: t.data,
             gasLimit: t.gasLimit,
             value: t.value,
-            ...(t.type === 2
-              ? { type: 2, maxFeePerGas: t.fee, maxPriorityFeePerGas: t.tip % (t.fee + 1n) }
-              : { type: 0, gasPrice: t.fee }),
-          });
+          };
+          const ours = signTransaction({ ...common, fees }, wallet.signingKey);
+          const theirs = await wallet.signTransaction(
+            fees.type === 2
+              ? {
+                  ...common,
+                  type: 2,
+                  maxFeePerGas: fees.maxFeePerGas,
+                  maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+                }
+              : { ...common, type: 0, gasPrice: fees.gasPrice },
+          );
           expect(ours.raw).toBe(theirs);
           expect(ours.hash).toBe(keccak256(theirs));
           expect(Transaction.from(ours.raw).from).toBe(wallet.address);

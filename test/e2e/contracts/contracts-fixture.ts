@@ -27,6 +27,7 @@ import { sortTokens } from '../../../devnet/world/uniswap-pool-address';
 import { fullRangeTicks, sqrtPriceX96FromAmounts } from '../../../devnet/world/v3-math';
 import { deployWorld, type DeployedWorld } from '../../../devnet/world/deploy-world';
 import { DEFAULT_MAX_FEE_BPS } from '../../../devnet/world/deploy-service-contracts';
+import type { CalldataOrder } from '../../../shared/chain/execute-batch-calldata';
 import {
   PAIR_AUTHORIZATION_TYPES,
   integratorOf,
@@ -436,21 +437,12 @@ export function signPair(
   });
 }
 
-/** OrderExecutor.Order. */
-export interface OrderInput {
-  maker: string;
-  /** The order's execution index: its bit in the contract's executed bitmap (unique per order; see nextIndex). */
-  index: bigint;
-  ref: string;
-  integrator: string;
-  maxDeviationBps: number;
-  /** The fee cap the maker signed (DEFAULT_MAX_FEE_BPS in these tests unless a case says otherwise). */
-  maxFeeBps: number;
-  amountIn: bigint;
-  fee: bigint;
-  minAmountOut: bigint;
-  signature: string;
-}
+/**
+ * OrderExecutor.Order, as the keeper encodes it. The index is its bit in the contract's executed bitmap (unique per
+ * order; see executionIndices); maxFeeBps the fee cap the maker signed (DEFAULT_MAX_FEE_BPS in these tests unless a
+ * case says otherwise).
+ */
+export type OrderInput = CalldataOrder;
 
 export interface GroupInput {
   tokenIn: string;
