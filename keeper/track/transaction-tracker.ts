@@ -69,22 +69,29 @@ export class TransactionTracker {
         deps.pool.find(row.executor)?.take();
       }
     }
+    // A batch sent after another of ours that is still unmined waits behind our own queue, not for want of fees:
+    // only the oldest unmined one may be replaced (a wave queues several blocks of our batches).
+    const unmined = rows.filter((r) => r.status !== 'mined');
+    const oldest = unmined.reduce<KeeperTransaction | undefined>(
+      (first, r) => (first === undefined || r.createdAt < first.createdAt ? r : first),
+      undefined,
+    );
     await deps.guard.each(
       'transaction',
       rows,
       (row) => row.id,
-      (row) => this.follow(row, head),
+      (row) => this.follow(row, head, row === oldest),
       () => deps.metrics.unhandledError('track'),
       // Each row's receipt and node reads are round trips of their own; a wave keeps a dozen batches in flight.
       FOLLOWED_AT_ONCE,
     );
   }
 
-  private async follow(row: KeeperTransaction, head: number): Promise<void> {
+  private async follow(row: KeeperTransaction, head: number, mayReplace: boolean): Promise<void> {
     const { deps } = this;
     await deps.transactions.renewLease(row.id, deps.owner, deps.leaseMs, deps.now());
     if (row.status === 'mined') return;
-    const wallet = deps.pool.find(row.executor);
+    const wallet = mayReplace ? deps.pool.find(row.executor) : undefined;
     const fate = await followTransaction(
       {
         hashes: row.txHashes,
