@@ -5,6 +5,7 @@ import type { AccountAuthenticator } from './gateway/account-authenticator';
 import { gatewayErrors } from './gateway/gateway-errors';
 import { observeRequests } from './gateway/observe-requests';
 import type { RateLimiter } from './gateway/rate-limiter';
+import type { RedisSignedGate } from './gateway/redis-signed-gate';
 import { requestId } from './gateway/request-id';
 import { gatewayTimeout } from './gateway/timeout';
 import type { ApiMetrics } from './metrics';
@@ -21,6 +22,8 @@ export interface AppDeps {
   authenticator: AccountAuthenticator;
   rateLimiter: RateLimiter;
   authFailureLimiter: RateLimiter;
+  /** With Redis: a known client's gateway work in one Redis round trip. */
+  oneTrip?: RedisSignedGate;
   validator: RequestValidator;
   routes: RouteDefinition[];
   bodyLimitBytes: number;

@@ -185,6 +185,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
     authenticator,
     rateLimiter: limits.rateLimiter,
     authFailureLimiter: limits.authFailureLimiter,
+    oneTrip: limits.oneTrip,
     validator,
     routes,
     bodyLimitBytes: config.bodyLimitBytes,

@@ -1,6 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AccountRecord, AccountsRepository } from '../../shared/store/repositories/accounts-repository';
-import { decodeValueInfo, hmacHex, signedMessage } from '../../shared/signing/request-signature';
+import {
+  decodeValueInfo,
+  hmacWithKey,
+  signedMessage,
+  type ValueInfo,
+} from '../../shared/signing/request-signature';
+import type { NonceUse } from '../../shared/store/repositories/nonces-repository';
 import { canonicalQuery } from '../../shared/signing/canonical-query';
 import type { NonceLedger } from './nonce-ledger';
 import type { SecretBox } from '../../shared/signing/secret-box';
@@ -32,7 +38,8 @@ export interface AuthContext {
 
 interface CachedAccount {
   record: AccountRecord;
-  secretKey: string;
+  /** HMAC-SHA256 hex under the account's secret key. */
+  hmac: (message: string) => string;
   fetchedAt: number;
 }
 
@@ -76,20 +83,10 @@ export class AccountAuthenticator {
   }
 
   async authenticate(headers: SignedHeaders, line: RequestLine): Promise<AuthResult> {
-    const info = decodeValueInfo(headers.valueInfo);
-    if (!info || !/^\d{1,12}$/.test(info.timestamp) || !/^[A-Za-z0-9_-]{43}$/.test(info.bodyHash)) {
-      return { ok: false, reason: 'malformed' };
-    }
     const now = this.now();
-    // Whole seconds on both sides, so the window is exactly ±300 s inclusive whatever the server's milliseconds.
-    const timestamp = Number(info.timestamp);
-    if (Math.abs(Math.floor(now / 1000) - timestamp) > TIMESTAMP_TOLERANCE_SECONDS) {
-      return { ok: false, reason: 'timestamp' };
-    }
-    if (!/^[0-9a-fA-F]{24}$/.test(info.nonce)) return { ok: false, reason: 'nonce-format' };
-    if (!UUID.test(headers.apiKey)) return { ok: false, reason: 'account' };
-
-    const apiKey = headers.apiKey.toLowerCase();
+    const checked = this.checkFormat(headers, now);
+    if (typeof checked === 'string') return { ok: false, reason: checked };
+    const { info, apiKey } = checked;
     const account = await this.account(apiKey, now);
     if (!account || !account.record.active) {
       this.passphrases.forget(apiKey);
@@ -97,9 +94,61 @@ export class AccountAuthenticator {
     }
     if (!(await this.passphrases.matches(apiKey, account.record.passphraseHash, headers.passphrase)))
       return { ok: false, reason: 'passphrase' };
+    if (!this.signatureMatches(account, headers, info, line)) return { ok: false, reason: 'signature' };
 
-    const expected = hmacHex(
-      account.secretKey,
+    // Only a request that is otherwise valid spends its nonce, so garbage cannot burn a client's nonces.
+    const nonce = this.nonceUse(account, info, now);
+    if (!(await this.nonces.use(nonce))) return { ok: false, reason: 'replay' };
+    return { ok: true, context: this.contextOf(account, info) };
+  }
+
+  /**
+   * Checks 1 to 4 but the nonce from what this process already knows, with no store or Redis call: the account row
+   * cached and fresh, active, and this passphrase already through the slow hash. Returns the context and the nonce
+   * to spend when all of it passes, otherwise undefined (the request then goes through `authenticate`, which also
+   * tells the failures apart). Has no effect on any state.
+   */
+  verifyKnown(
+    headers: SignedHeaders,
+    line: RequestLine,
+  ): { context: AuthContext; nonce: NonceUse } | undefined {
+    const now = this.now();
+    const checked = this.checkFormat(headers, now);
+    if (typeof checked === 'string') return undefined;
+    const { info, apiKey } = checked;
+    const account = this.cache.get(apiKey);
+    if (!account || now - account.fetchedAt >= this.cacheTtlMs || !account.record.active) return undefined;
+    if (!this.passphrases.verified(apiKey, account.record.passphraseHash, headers.passphrase))
+      return undefined;
+    if (!this.signatureMatches(account, headers, info, line)) return undefined;
+    return { context: this.contextOf(account, info), nonce: this.nonceUse(account, info, now) };
+  }
+
+  /** The header formats, the time window and the key's form: a failure reason, or the parts to check further. */
+  private checkFormat(
+    headers: SignedHeaders,
+    now: number,
+  ): AuthFailure | { info: ValueInfo; apiKey: string } {
+    const info = decodeValueInfo(headers.valueInfo);
+    if (!info || !/^\d{1,12}$/.test(info.timestamp) || !/^[A-Za-z0-9_-]{43}$/.test(info.bodyHash)) {
+      return 'malformed';
+    }
+    // Whole seconds on both sides, so the window is exactly ±300 s inclusive whatever the server's milliseconds.
+    if (Math.abs(Math.floor(now / 1000) - Number(info.timestamp)) > TIMESTAMP_TOLERANCE_SECONDS) {
+      return 'timestamp';
+    }
+    if (!/^[0-9a-fA-F]{24}$/.test(info.nonce)) return 'nonce-format';
+    if (!UUID.test(headers.apiKey)) return 'account';
+    return { info, apiKey: headers.apiKey.toLowerCase() };
+  }
+
+  private signatureMatches(
+    account: CachedAccount,
+    headers: SignedHeaders,
+    info: ValueInfo,
+    line: RequestLine,
+  ): boolean {
+    const expected = account.hmac(
       signedMessage({
         timestamp: info.timestamp,
         nonce: info.nonce,
@@ -109,22 +158,21 @@ export class AccountAuthenticator {
         bodyHash: info.bodyHash,
       }),
     );
-    if (!equalStrings(expected, headers.signature)) return { ok: false, reason: 'signature' };
+    return equalStrings(expected, headers.signature);
+  }
 
-    // Only a request that is otherwise valid spends its nonce, so garbage cannot burn a client's nonces. The nonce
-    // is remembered for as long as its timestamp can still pass the window (until the end of the second
-    // timestamp + 300): a request signed with a timestamp ahead of the server clock must not become replayable
-    // when a plain "now + 5 minutes" record expires.
-    const expiresAt = Math.max(now, (timestamp + 1) * 1000) + NONCE_TTL_MS;
-    if (
-      !(await this.nonces.use({ apiKey: account.record.apiKey, nonce: info.nonce.toLowerCase(), expiresAt }))
-    ) {
-      return { ok: false, reason: 'replay' };
-    }
-    return {
-      ok: true,
-      context: { apiKey: account.record.apiKey, accountType: 'integrator', bodyHash: info.bodyHash },
-    };
+  /**
+   * The nonce is remembered for as long as its timestamp can still pass the window (until the end of the second
+   * timestamp + 300): a request signed with a timestamp ahead of the server clock must not become replayable when
+   * a plain "now + 5 minutes" record expires.
+   */
+  private nonceUse(account: CachedAccount, info: ValueInfo, now: number): NonceUse {
+    const expiresAt = Math.max(now, (Number(info.timestamp) + 1) * 1000) + NONCE_TTL_MS;
+    return { apiKey: account.record.apiKey, nonce: info.nonce.toLowerCase(), expiresAt };
+  }
+
+  private contextOf(account: CachedAccount, info: ValueInfo): AuthContext {
+    return { apiKey: account.record.apiKey, accountType: 'integrator', bodyHash: info.bodyHash };
   }
 
   private account(key: string, now: number): Promise<CachedAccount | undefined> {
@@ -148,12 +196,13 @@ export class AccountAuthenticator {
       this.cache.delete(key);
       return undefined;
     }
+    // The secret's HMAC key is set up once per secret: a row read again with the same secret keeps it.
     const entry: CachedAccount = {
       record,
-      secretKey:
+      hmac:
         cached && cached.record.secretEncrypted === record.secretEncrypted
-          ? cached.secretKey
-          : this.secretBox.open(record.secretEncrypted, record.apiKey),
+          ? cached.hmac
+          : hmacWithKey(this.secretBox.open(record.secretEncrypted, record.apiKey)),
       fetchedAt: now,
     };
     this.cache.set(key, entry);

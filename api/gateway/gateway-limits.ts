@@ -9,6 +9,7 @@ import { RedisBatch } from './redis-batch';
 import { connectRedis, openRedis } from './redis-connection';
 import { RedisNonceLedger } from './redis-nonce-ledger';
 import { RedisRateLimiter } from './redis-rate-limiter';
+import { RedisSignedGate } from './redis-signed-gate';
 import type { RateLimiter } from './rate-limiter';
 
 /** What the gateway counts per client: request budgets and spent nonces. */
@@ -18,6 +19,8 @@ export interface GatewayLimits {
   /** Refused authentication attempts per IP. */
   authFailureLimiter: RateLimiter;
   nonces: NonceLedger;
+  /** With Redis: the IP's, the failure budget's, the nonce's and the key's Redis work in one round trip. */
+  oneTrip?: RedisSignedGate;
   /** Forgets in-process buckets that have refilled. */
   prune(): void;
   close(): void;
@@ -53,10 +56,13 @@ export async function openGatewayLimits(
   const batch = new RedisBatch(redis);
   const rateLimiter = new RedisRateLimiter(batch, 'requests', config.rateLimit, fallback);
   const authFailureLimiter = new RedisRateLimiter(batch, 'auth-failures', config.authFailureLimit, fallback);
+  const oneTrip = new RedisSignedGate(batch, config.rateLimit, config.authFailureLimit);
+  await oneTrip.start();
   return {
     rateLimiter,
     authFailureLimiter,
     nonces: new RedisNonceLedger(batch),
+    oneTrip,
     prune() {
       rateLimiter.insurance.prune();
       authFailureLimiter.insurance.prune();

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from '../../shared/log/create-logger';
 
 /** A command Redis has not answered by then fails: a hung Redis must not hold requests up to the gateway timeout. */
-const COMMAND_TIMEOUT_MS = 1_000;
+export const COMMAND_TIMEOUT_MS = 1_000;
 const CONNECT_TIMEOUT_MS = 2_000;
 const MAX_RECONNECT_DELAY_MS = 1_000;
 

@@ -7,32 +7,39 @@ import type { RateLimiter, TokenBucketRate } from './rate-limiter';
  * The same token bucket as MemoryRateLimiter, kept in one Redis hash per client key and updated atomically, so
  * every api process draws from one budget. Redis's own clock refills it: api hosts whose clocks disagree still agree
  * on the bucket. A bucket that would be full again expires, so idle clients leave nothing behind.
- * KEYS[1] bucket; ARGV perSecond, burst, cost (1 takes a token, 0 only looks). Returns 0 or the seconds to wait.
+ * `bucket(key, rate, burst, cost, now)`: cost 1 takes a token, 0 only looks; returns 0 or the seconds to wait.
  */
-const TOKEN_BUCKET = `
+export const BUCKET_FUNCTION = `
+local function bucket(key, rate, burst, cost, now)
+  local state = redis.call('HMGET', key, 'tokens', 'at')
+  local tokens = tonumber(state[1])
+  local at = tonumber(state[2])
+  if tokens == nil or at == nil then
+    tokens = burst
+    at = now
+  end
+  tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate)
+  if tokens < 1 then
+    return math.max(1, math.ceil((1 - tokens) / rate))
+  end
+  if cost > 0 then
+    tokens = tokens - cost
+    redis.call('HSET', key, 'tokens', tostring(tokens), 'at', tostring(now))
+    redis.call('PEXPIRE', key, math.min(math.ceil((burst - tokens) / rate * 1000) + 1000, 1e12))
+  end
+  return 0
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local rate = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(state[1])
-local at = tonumber(state[2])
-if tokens == nil or at == nil then
-  tokens = burst
-  at = now
-end
-tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate)
-if tokens < 1 then
-  return math.max(1, math.ceil((1 - tokens) / rate))
-end
-if cost > 0 then
-  tokens = tokens - cost
-  redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
-  redis.call('PEXPIRE', KEYS[1], math.min(math.ceil((burst - tokens) / rate * 1000) + 1000, 1e12))
-end
-return 0
 `;
+
+/** KEYS[1] bucket; ARGV perSecond, burst, cost. */
+const TOKEN_BUCKET = `${BUCKET_FUNCTION}
+return bucket(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), now)
+`;
+
+/** The Redis key of a budget's bucket for a client key. */
+export const bucketKey = (budget: string, key: string): string => `rl:${budget}:${key}`;
 
 interface TokenBucketCommand {
   tokenBucket(key: string, perSecond: number, burst: number, cost: number): ChainableCommander;
@@ -69,7 +76,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   private async run(key: string, cost: 0 | 1): Promise<number> {
     try {
-      const bucket = `rl:${this.name}:${key}`;
+      const bucket = bucketKey(this.name, key);
       const { perSecond, burst } = this.rate;
       return Number(
         await this.batch.run((p) =>

@@ -58,6 +58,14 @@ export class VerifiedPassphrases {
     return pending;
   }
 
+  /** Whether this passphrase already passed the slow hash for the key's current stored hash; never hashes slowly. */
+  verified(apiKey: string, storedHash: string, passphrase: string): boolean {
+    const entry = this.entries.get(apiKey);
+    if (!entry?.verified || entry.storedHash !== storedHash) return false;
+    const digest = createHmac('sha256', this.digestKey).update(passphrase, 'utf8').digest();
+    return timingSafeEqual(digest, entry.verified);
+  }
+
   /** Drops what is known of a key: called when its account is gone or deactivated. */
   forget(apiKey: string): void {
     this.entries.delete(apiKey);

@@ -2,9 +2,10 @@ import Router from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { NotFoundError } from '../../shared/domain/errors';
 import type { AccountAuthenticator } from '../gateway/account-authenticator';
-import { authenticate } from '../gateway/authenticate';
+import { authenticate, signedGateway } from '../gateway/authenticate';
 import { limitPerIp, limitPerKey } from '../gateway/rate-limit';
 import type { RateLimiter } from '../gateway/rate-limiter';
+import type { RedisSignedGate } from '../gateway/redis-signed-gate';
 import { readBody } from '../gateway/read-body';
 import type { StoreWatch } from '../../shared/store/store-watch';
 import type { ApiMetrics } from '../metrics';
@@ -26,6 +27,8 @@ export interface MountDeps {
   validator: RequestValidator;
   metrics: ApiMetrics;
   bodyLimitBytes: number;
+  /** With Redis: a known client's gateway work in one Redis round trip. */
+  oneTrip?: RedisSignedGate;
   /** Places per API key for unpaginated list calls. */
   listConcurrency: KeyConcurrency;
   /** Told of store calls that could not reach the store. */
@@ -99,6 +102,15 @@ export function mountRoutes(routes: RouteDefinition[], deps: MountDeps): Middlew
   const perIp = limitPerIp(deps.rateLimiter, deps.metrics);
   const perKey = limitPerKey(deps.rateLimiter, deps.metrics);
   const body = readBody(deps.bodyLimitBytes);
+  const signedGate = signedGateway({
+    authenticator: deps.authenticator,
+    metrics: deps.metrics,
+    perIp,
+    auth,
+    perKey,
+    failures: deps.authFailureLimiter,
+    oneTrip: deps.oneTrip,
+  });
   // A documented endpoint not served yet has neither: it stays in /openapi.json and answers 404 like any path.
   for (const route of routes.filter((r) => r.handle || r.raw)) {
     const template = `${BASE_PATH}${route.path}`;
@@ -110,7 +122,7 @@ export function mountRoutes(routes: RouteDefinition[], deps: MountDeps): Middlew
     };
     // The IP's budget before authentication, so a flood of bad signatures costs no more than any flood; the key's
     // after it, so only requests the key really signed spend its budget.
-    const chain = route.auth === 'signed' ? [tag, perIp, auth, perKey, body] : [tag, perIp, body];
+    const chain = route.auth === 'signed' ? [tag, signedGate, body] : [tag, perIp, body];
     router.register(
       route.path,
       [route.method],

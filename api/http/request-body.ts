@@ -53,7 +53,7 @@ export function readRequestBody(input: BodyInput): unknown {
       if (input.auth.bodyHash !== EMPTY_BODY_HASH) throw new ForbiddenError(INVALID_BODY_HASH);
       throw new ValidationError(BODY_REQUIRED);
     }
-    const canonical = parsed === undefined ? undefined : canonicalJsonOrUndefined(parsed);
+    const canonical = parsed === undefined ? undefined : canonicalFormOf(parsed, input.raw);
     if (canonical === undefined) {
       // The client signed bytes that are not (portable) JSON: tell them apart from a body altered in transit.
       if (rawHashOf(input.raw) === input.auth.bodyHash) throw new ValidationError(INVALID_JSON_BODY);
@@ -70,6 +70,31 @@ export function readRequestBody(input: BodyInput): unknown {
   if (parsed === NO_BODY) throw new ValidationError(BODY_REQUIRED);
   if (parsed === undefined) throw new ValidationError(INVALID_JSON_BODY);
   return parsed;
+}
+
+/**
+ * The canonical JSON of a parsed body. A body sent canonical already (what every client following the spec sends) is
+ * its own canonical form: when the native JSON.stringify writes the received text back and every object's keys come
+ * in sorted order, canonicalJson would write exactly that text, so it is used as is.
+ */
+export function canonicalFormOf(parsed: unknown, raw: Buffer): string | undefined {
+  const text = raw.toString('utf8');
+  if (JSON.stringify(parsed) === text && keysSorted(parsed)) return text;
+  return canonicalJsonOrUndefined(parsed);
+}
+
+/** Every object's own keys (Object.keys order, as JSON.stringify writes them) in UTF-16 code unit order. */
+function keysSorted(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) return value.every(keysSorted);
+  const obj = value as Record<string, unknown>;
+  let previous: string | undefined;
+  for (const key of Object.keys(obj)) {
+    if (previous !== undefined && !(previous < key)) return false;
+    if (!keysSorted(obj[key])) return false;
+    previous = key;
+  }
+  return true;
 }
 
 /** undefined for values canonical JSON cannot write (1e400 parses to Infinity): they match no signed hash. */

@@ -112,7 +112,10 @@ export const LIMIT_ORDER_IMMUTABLE_FIELDS = [
   'maxFeeBps',
 ] as const;
 
-/** A new order as the api creates it: pending, nothing executed yet. */
+/**
+ * A new order as the api creates it: pending, nothing executed yet. Only the fields of LimitOrderInput are taken
+ * from `input` (a request body may carry more), written one by one in one object shape.
+ */
 export function newPendingLimitOrder(
   id: string,
   apiKey: string,
@@ -120,19 +123,31 @@ export function newPendingLimitOrder(
   now: number,
 ): LimitOrder {
   return {
-    ...input,
-    maxFeeBps: input.maxFeeBps ?? null,
     id,
     apiKey,
+    accountTo: input.accountTo,
+    chainId: input.chainId,
+    inTokenAddress: input.inTokenAddress,
+    outTokenAddress: input.outTokenAddress,
+    tokenASymbol: input.tokenASymbol,
+    tokenBSymbol: input.tokenBSymbol,
+    amount: input.amount,
+    price: input.price,
+    priceTrigger: input.priceTrigger,
+    gasPrice: input.gasPrice,
+    slippage: input.slippage,
+    expired: input.expired,
+    signature: input.signature,
+    maxFeeBps: input.maxFeeBps ?? null,
     status: 'pending',
     txHash: '',
     executorAddress: '',
     reasonFail: [],
-    diagnosis: null,
     attemptNumber: 0,
     allowance: '',
     estimateGas: '',
     effectivePriceGas: '',
+    diagnosis: null,
     leaseOwner: null,
     leaseExpiresAt: null,
     nextAttemptAt: 0,

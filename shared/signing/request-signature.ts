@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 import { canonicalQuery } from './canonical-query';
 
@@ -43,6 +43,15 @@ export function signedMessage(parts: SignedParts): string {
 
 export function hmacHex(secretKey: string, message: string): string {
   return createHmac('sha256', Buffer.from(secretKey, 'utf8')).update(message, 'utf8').digest('hex');
+}
+
+/**
+ * hmacHex with the key set up once: the secret's bytes are turned into a KeyObject a single time, for a verifier
+ * that checks many messages under one secret.
+ */
+export function hmacWithKey(secretKey: string): (message: string) => string {
+  const key = createSecretKey(Buffer.from(secretKey, 'utf8'));
+  return (message) => createHmac('sha256', key).update(message, 'utf8').digest('hex');
 }
 
 export function encodeValueInfo(timestamp: string, nonce: string, bodyHash: string): string {

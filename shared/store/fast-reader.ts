@@ -16,6 +16,7 @@ import {
  */
 export interface FastReader {
   first<T>(sql: string, params: ReadonlyArray<string | number>): Promise<T | undefined>;
+  all<T>(sql: string, params: ReadonlyArray<string | number>): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -30,12 +31,20 @@ class SqliteReader implements FastReader {
   }
 
   async first<T>(sql: string, params: ReadonlyArray<string | number>): Promise<T | undefined> {
+    return this.statement(sql).get(...params) as T | undefined;
+  }
+
+  async all<T>(sql: string, params: ReadonlyArray<string | number>): Promise<T[]> {
+    return this.statement(sql).all(...params) as T[];
+  }
+
+  private statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
       this.statements.set(sql, statement);
     }
-    return statement.get(...params) as T | undefined;
+    return statement;
   }
 
   async close(): Promise<void> {
@@ -64,6 +73,11 @@ class MysqlReader implements FastReader {
   async first<T>(sql: string, params: ReadonlyArray<string | number>): Promise<T | undefined> {
     const [rows] = await this.pool.execute<RowDataPacket[]>(sql, params as Array<string | number>);
     return rows[0] as T | undefined;
+  }
+
+  async all<T>(sql: string, params: ReadonlyArray<string | number>): Promise<T[]> {
+    const [rows] = await this.pool.execute<RowDataPacket[]>(sql, params as Array<string | number>);
+    return rows as T[];
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,8 @@ import type { Logger } from '../log/create-logger';
 import { createKnex, dialectOf, type Dialect, type StoreConnectionConfig } from './create-knex';
 import { createFastReader, type FastReader } from './fast-reader';
 import { migrateToLatest } from './migrate';
+import { SqliteDirect } from './sqlite-direct';
+import { WalCheckpointer } from './wal-checkpointer';
 import { AccountsRepository } from './repositories/accounts-repository';
 import { DcaRepository } from './repositories/dca-repository';
 import { DiagnosesRepository } from './repositories/diagnoses-repository';
@@ -44,15 +46,21 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function storeOver(knex: Knex, dialect: Dialect, reader: FastReader): Store {
+export function storeOver(
+  knex: Knex,
+  dialect: Dialect,
+  reader: FastReader,
+  checkpointer?: WalCheckpointer,
+): Store {
+  const sqlite = dialect === 'sqlite' ? new SqliteDirect(knex) : undefined;
   return {
     knex,
     dialect,
     accounts: new AccountsRepository(knex),
-    nonces: new NoncesRepository(knex, dialect === 'sqlite'),
+    nonces: new NoncesRepository(knex, sqlite),
     tokens: new TokensRepository(knex),
     referencePrices: new ReferencePricesRepository(knex),
-    limitOrders: new LimitOrdersRepository(knex, reader),
+    limitOrders: new LimitOrdersRepository(knex, reader, dialect, sqlite),
     dca: new DcaRepository(knex),
     keeperLimitOrders: new KeeperLimitOrdersRepository(knex, dialect),
     keeperDca: new KeeperDcaRepository(knex, dialect),
@@ -63,6 +71,7 @@ export function storeOver(knex: Knex, dialect: Dialect, reader: FastReader): Sto
     webhooks: new WebhooksRepository(knex),
     diagnoses: new DiagnosesRepository(knex),
     close: async () => {
+      await checkpointer?.stop();
       await reader.close();
       await knex.destroy();
     },
@@ -78,5 +87,7 @@ export async function openStore(config: StoreConnectionConfig, log?: Logger): Pr
     await knex.destroy();
     throw err;
   }
-  return storeOver(knex, dialectOf(config), createFastReader(config));
+  const dialect = dialectOf(config);
+  const checkpointer = dialect === 'sqlite' ? await WalCheckpointer.start(knex, config.dataDir) : undefined;
+  return storeOver(knex, dialect, createFastReader(config), checkpointer);
 }

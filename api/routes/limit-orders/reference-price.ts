@@ -24,13 +24,14 @@ export async function assertReferencePrice(
   symbolA: string,
   symbolB: string,
 ): Promise<void> {
-  const missing = new ValidationError(`Not exist reference price for this pair ${symbolA}/${symbolB}`);
-  if (isStale(deps.market, chain.chainId)) throw missing;
+  // Built only when thrown: an error's stack costs more than the rest of the check.
+  const missing = () => new ValidationError(`Not exist reference price for this pair ${symbolA}/${symbolB}`);
+  if (isStale(deps.market, chain.chainId)) throw missing();
   const wrappedSymbol = (await deps.tokens.find(chain.chainId, chain.wrappedNative))?.symbol;
   for (const a of variantsOf(symbolA, chain, wrappedSymbol)) {
     for (const b of variantsOf(symbolB, chain, wrappedSymbol)) {
-      if (await deps.referencePrices.findPair(chain.chainId, a, b)) return;
+      if (await deps.referencePrices.hasPair(chain.chainId, a, b)) return;
     }
   }
-  throw missing;
+  throw missing();
 }

@@ -1,7 +1,12 @@
 import { recordEvents } from '../../events/event-outbox';
-import { LIMIT_ORDER_EVENTS } from '../../events/resource-kinds';
+import { LIMIT_ORDER_EVENTS, type ResourceRow } from '../../events/resource-kinds';
 import type { Knex } from 'knex';
+import type { Dialect } from '../create-knex';
 import type { FastReader } from '../fast-reader';
+import { BatchedLookup } from '../batched-lookup';
+import { freshRowEvent, type EventInsert } from '../fresh-row-events';
+import { GroupCommit } from '../group-commit';
+import type { SqliteDirect, SqliteSession } from '../sqlite-direct';
 import type { LimitOrder, LimitOrderChanges, LimitOrderStatus } from '../../domain/limit-order';
 import { limitOrderFromRow, limitOrderToRow, type LimitOrderRow } from './limit-order-rows';
 
@@ -19,6 +24,10 @@ export type PendingWriteResult =
   | { kind: 'conflict'; status: LimitOrderStatus };
 
 const TABLE = 'limit_orders';
+/** Order batches committing at once on MySQL (a few of the pool's connections; SQLite has one). */
+const MYSQL_CREATE_TRANSACTIONS = 6;
+/** Rows per insert statement: each binds at most 36 values, far under MySQL's limit. */
+const INSERT_CHUNK = 100;
 
 /**
  * A keeper may move an order out of `pending` and back (a released lease) between our conditional write and
@@ -49,21 +58,79 @@ function changeColumns(changes: LimitOrderChanges): Partial<LimitOrderRow> {
  * through the conditional updates below, so it can never change an order the keeper has taken out of `pending`.
  */
 export class LimitOrdersRepository {
+  /** New orders arriving together are inserted together: one transaction per batch. */
+  private readonly creates: GroupCommit<LimitOrder>;
+  /** MySQL: reads by id of one turn of the event loop in one query (SQLite reads in-process, one by one). */
+  private readonly byId?: BatchedLookup<LimitOrderRow>;
+
   constructor(
     protected readonly knex: Knex,
     private readonly reader: FastReader,
-  ) {}
+    private readonly dialect: Dialect = knex.client.config.client === 'mysql2' ? 'mysql' : 'sqlite',
+    /** SQLite: order batches with statements prepared once, on knex's own connection. */
+    private readonly sqlite?: SqliteDirect,
+  ) {
+    this.creates = new GroupCommit((orders) => this.insertBatch(orders), {
+      concurrency: this.dialect === 'mysql' ? MYSQL_CREATE_TRANSACTIONS : 1,
+    });
+    if (this.dialect === 'mysql') {
+      this.byId = new BatchedLookup(async (ids) => {
+        const marks = ids.map(() => '?').join(', ');
+        const rows = await this.reader.all<LimitOrderRow>(
+          `select * from ${TABLE} where id in (${marks})`,
+          ids,
+        );
+        return new Map(rows.map((row) => [row.id, row]));
+      });
+    }
+  }
 
-  /** Inserts the order with its first `limit_order.updated` event (status `pending`). */
+  /**
+   * Inserts the order with its first `limit_order.updated` event (status `pending`); resolves once committed. Orders
+   * inserted at the same time share a transaction (group commit); a batch that fails is retried order by order.
+   */
   async insert(order: LimitOrder): Promise<void> {
+    await this.creates.submit(order);
+  }
+
+  /** One transaction for the batch: its rows with their first events. */
+  private async insertBatch(orders: LimitOrder[]): Promise<void> {
+    const sqlite = this.sqlite;
+    if (sqlite) {
+      await sqlite.run((session) => insertBatchOn(session, orders));
+      return;
+    }
+    // Each row goes in with its first event's mark, and the events after (freshRowEvent: what recordEvents would
+    // read back, send and mark): two statements per batch besides the transaction's own.
+    const rows: Array<LimitOrderRow & { event_key: string | null }> = [];
+    const events: EventInsert[] = [];
+    for (const order of orders) {
+      const row = limitOrderToRow(order);
+      const { event, eventKey } = freshRowEvent(
+        LIMIT_ORDER_EVENTS,
+        row as unknown as ResourceRow,
+        order.createdAt,
+      );
+      rows.push({ ...row, event_key: eventKey });
+      if (event) events.push(event);
+    }
     await this.knex.transaction(async (trx) => {
-      await trx<LimitOrderRow>(TABLE).insert(limitOrderToRow(order));
-      await recordEvents(trx, LIMIT_ORDER_EVENTS, [order.id], order.createdAt);
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await trx(TABLE).insert(rows.slice(i, i + INSERT_CHUNK));
+      }
+      for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+        await trx('events').insert(events.slice(i, i + INSERT_CHUNK));
+      }
     });
   }
 
   /** The order when it exists and belongs to the key; another key's order is as good as missing. */
   async findForKey(apiKey: string, id: string): Promise<LimitOrder | undefined> {
+    if (this.byId) {
+      // The column's collation pads with spaces (an id with trailing spaces finds its order, as `id = ?` does).
+      const row = await this.byId.get(id.replace(/ +$/, ''));
+      return row && row.api_key === apiKey ? limitOrderFromRow(row) : undefined;
+    }
     const row = await this.reader.first<LimitOrderRow>(
       `select * from ${TABLE} where id = ? and api_key = ?`,
       [id, apiKey],
@@ -160,5 +227,49 @@ export class LimitOrdersRepository {
       if (result) return result;
       if (attempt >= PENDING_WRITE_ATTEMPTS) return { kind: 'conflict', status: 'pending' };
     }
+  }
+}
+
+const INSERT_EVENT =
+  'insert into events (id, api_key, webhook_id, type, resource_id, body, created_at) values (?, ?, ?, ?, ?, ?, ?)';
+
+/**
+ * The SQLite batch: each row inserted with its first event and the event's mark (freshRowEvent: what recordEvents
+ * would read back and write), in one transaction committed with synchronous=FULL, so the WAL is on disk before any
+ * order of the batch is acknowledged. The setting is changed outside the transaction (SQLite refuses it inside) and
+ * put back after, while this batch holds the connection.
+ */
+function insertBatchOn(session: SqliteSession, orders: LimitOrder[]): void {
+  const rows = orders.map(limitOrderToRow);
+  const columns = [...Object.keys(rows[0]!), 'event_key'];
+  const insertRow = session.statement(
+    `insert into ${TABLE} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+  );
+  const insertEvent = session.statement(INSERT_EVENT);
+  session.db.pragma('synchronous = FULL');
+  try {
+    session.db.transaction(() => {
+      rows.forEach((row, i) => {
+        const { event, eventKey } = freshRowEvent(
+          LIMIT_ORDER_EVENTS,
+          row as unknown as ResourceRow,
+          orders[i]!.createdAt,
+        );
+        insertRow.run(...(Object.values(row) as unknown[]), eventKey);
+        if (event) {
+          insertEvent.run(
+            event.id,
+            event.api_key,
+            event.webhook_id,
+            event.type,
+            event.resource_id,
+            event.body,
+            event.created_at,
+          );
+        }
+      });
+    })();
+  } finally {
+    session.db.pragma('synchronous = NORMAL');
   }
 }

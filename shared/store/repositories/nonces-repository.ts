@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { SqliteDirect, SqliteSession } from '../sqlite-direct';
 
 export interface NonceUse {
   apiKey: string;
@@ -22,8 +23,11 @@ const CHUNK = 200;
 export class NoncesRepository {
   constructor(
     private readonly knex: Knex,
-    /** SQLite reports the rows an insert-or-ignore really inserted (RETURNING), sparing the read back. */
-    private readonly insertReturns: boolean = false,
+    /**
+     * SQLite: the whole batch in one transaction of statements prepared once, on knex's own connection (knex would
+     * build and prepare two or three statements per batch anew).
+     */
+    private readonly sqlite?: SqliteDirect,
   ) {}
 
   /** Records one nonce as used until `now + ttlMs`; false when the key already used it within its window. */
@@ -41,6 +45,7 @@ export class NoncesRepository {
     // One random token per batch, suffixed per entry: unique per row, and one CSPRNG call per batch.
     const batch = randomBytes(12).toString('hex');
     const claims = uses.map((_, i) => `${batch}${i.toString(36)}`);
+    if (this.sqlite) return this.sqlite.run((session) => useManyOn(session, uses, claims, now));
     const accepted: boolean[] = new Array<boolean>(uses.length).fill(false);
     for (let start = 0; start < uses.length; start += CHUNK) {
       const slice = uses.slice(start, start + CHUNK);
@@ -70,23 +75,13 @@ export class NoncesRepository {
       )
       .onConflict(['api_key', 'nonce'])
       .ignore();
-    const readBack = (uses: NonceUse[]): Promise<NonceRow[]> =>
-      this.knex<NonceRow>('request_nonces')
-        .select('api_key', 'nonce', 'expires_at', 'claim')
-        .whereIn(
-          ['api_key', 'nonce'],
-          uses.map((u) => [u.apiKey, u.nonce]),
-        );
-    if (!this.insertReturns) {
-      await insert;
-      return readBack(slice);
-    }
-    const inserted = (await insert.returning(['api_key', 'nonce', 'expires_at', 'claim'])) as NonceRow[];
-    if (inserted.length === slice.length) return inserted;
-    // Some were refused (a replay, or a repeat within the batch): read what stands in their way.
-    const won = new Set(inserted.map((r) => `${r.api_key}/${r.nonce}/${r.claim}`));
-    const lost = slice.filter((u, i) => !won.has(`${u.apiKey}/${u.nonce}/${claims[i]}`));
-    return [...inserted, ...(await readBack(lost))];
+    await insert;
+    return this.knex<NonceRow>('request_nonces')
+      .select('api_key', 'nonce', 'expires_at', 'claim')
+      .whereIn(
+        ['api_key', 'nonce'],
+        slice.map((u) => [u.apiKey, u.nonce]),
+      );
   }
 
   async purgeExpired(now: number): Promise<number> {
@@ -101,4 +96,25 @@ export class NoncesRepository {
       .update({ expires_at: use.expiresAt, claim });
     return changed > 0;
   }
+}
+
+const INSERT_NONCE =
+  'insert into request_nonces (api_key, nonce, expires_at, claim) values (?, ?, ?, ?) ' +
+  'on conflict (api_key, nonce) do nothing';
+const REVIVE_NONCE =
+  'update request_nonces set expires_at = ?, claim = ? where api_key = ? and nonce = ? and expires_at <= ?';
+
+/**
+ * useMany on SQLite, in one transaction: each nonce is inserted if new; one already stored is taken over only when
+ * its record expired (not purged yet). A repeat within the batch meets the first's fresh record and is refused.
+ */
+function useManyOn(session: SqliteSession, uses: NonceUse[], claims: string[], now: number): boolean[] {
+  const insert = session.statement(INSERT_NONCE);
+  const revive = session.statement(REVIVE_NONCE);
+  return session.db.transaction(() =>
+    uses.map((u, i) => {
+      if (insert.run(u.apiKey, u.nonce, u.expiresAt, claims[i]).changes > 0) return true;
+      return revive.run(u.expiresAt, claims[i], u.apiKey, u.nonce, now).changes > 0;
+    }),
+  )();
 }

@@ -32,6 +32,12 @@ function fromRow(row: ReferencePriceRow): ReferencePrice {
 
 /** Reference prices per chain and symbol pair; the keeper publishes them, the api's limit-order check reads them. */
 export class ReferencePricesRepository {
+  /**
+   * Pairs known to have a price, for `hasPair`. Reference prices are upserted and never deleted, so a pair once
+   * found keeps its price (its value may change; `hasPair` does not answer that); a pair not found is asked again.
+   */
+  private readonly priced = new Set<string>();
+
   constructor(private readonly knex: Knex) {}
 
   async upsert(prices: ReferencePrice[]): Promise<void> {
@@ -49,6 +55,15 @@ export class ReferencePricesRepository {
       )
       .onConflict(['chain_id', 'base_symbol', 'quote_symbol'])
       .merge(['price', 'block_number', 'updated_at']);
+  }
+
+  /** Whether a price of the pair was published in either direction (as `findPair` finds it). */
+  async hasPair(chainId: number, a: string, b: string): Promise<boolean> {
+    const key = `${chainId}\u0000${a}\u0000${b}`;
+    if (this.priced.has(key)) return true;
+    if (!(await this.findPair(chainId, a, b))) return false;
+    this.priced.add(key);
+    return true;
   }
 
   /** The price of `base` in `quote`, published in either direction (the inverse direction is not inverted here). */
