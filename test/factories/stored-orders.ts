@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DcaOrder, DcaStrategy } from '../../shared/domain/dca';
-import { newPendingLimitOrder, type LimitOrder } from '../../shared/domain/limit-order';
+import { newPendingLimitOrder, type LimitOrder, type LimitOrderInput } from '../../shared/domain/limit-order';
 import { CHAIN_1, DAY_MS, FACTORY_MAKER, PLACEHOLDER_SIGNATURE } from './defaults';
 
 /**
@@ -12,27 +12,32 @@ export const STORED_API_KEY = '1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
 /** A fixed "now" (2027-01-15), so rows built in one test compare exactly. */
 export const STORED_NOW = 1_800_000_000_000;
 
+/** What a maker sends for storedLimitOrder: 1.5 WETH for USDC on chain 1 at 3,500, expiring a day after STORED_NOW. */
+export function storedLimitOrderInput(): LimitOrderInput {
+  return {
+    accountTo: FACTORY_MAKER,
+    chainId: CHAIN_1.chainId,
+    inTokenAddress: CHAIN_1.WETH.address,
+    outTokenAddress: CHAIN_1.USDC.address,
+    tokenASymbol: 'WETH',
+    tokenBSymbol: 'USDC',
+    amount: '1.5',
+    price: '3500',
+    priceTrigger: '3500',
+    gasPrice: '20',
+    slippage: '0.5',
+    expired: String(STORED_NOW + DAY_MS),
+    signature: PLACEHOLDER_SIGNATURE,
+  };
+}
+
 /** `createdAt` (default STORED_NOW - 1000) is also when the order was created; it expires a day after STORED_NOW. */
 export function storedLimitOrder(over: Partial<LimitOrder> = {}): LimitOrder {
   return {
     ...newPendingLimitOrder(
       randomUUID(),
       STORED_API_KEY,
-      {
-        accountTo: FACTORY_MAKER,
-        chainId: CHAIN_1.chainId,
-        inTokenAddress: CHAIN_1.WETH.address,
-        outTokenAddress: CHAIN_1.USDC.address,
-        tokenASymbol: 'WETH',
-        tokenBSymbol: 'USDC',
-        amount: '1.5',
-        price: '3500',
-        priceTrigger: '3500',
-        gasPrice: '20',
-        slippage: '0.5',
-        expired: String(STORED_NOW + DAY_MS),
-        signature: PLACEHOLDER_SIGNATURE,
-      },
+      storedLimitOrderInput(),
       over.createdAt ?? STORED_NOW - 1000,
     ),
     ...over,

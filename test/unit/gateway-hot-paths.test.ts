@@ -11,6 +11,7 @@ import { SecretBox } from '../../shared/signing/secret-box';
 import type { AccountRecord, AccountsRepository } from '../../shared/store/repositories/accounts-repository';
 import { BatchedLookup } from '../../shared/store/batched-lookup';
 import { GroupCommit } from '../../shared/store/group-commit';
+import { storedLimitOrderInput } from '../factories/stored-orders';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -116,21 +117,7 @@ describe('address checksums remembered', () => {
 });
 
 describe('newPendingLimitOrder', () => {
-  const input: LimitOrderInput = {
-    accountTo: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-    chainId: 1,
-    inTokenAddress: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
-    outTokenAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
-    tokenASymbol: 'WETH',
-    tokenBSymbol: 'USDC',
-    amount: '1.5',
-    price: '3500',
-    priceTrigger: '3500',
-    gasPrice: '20',
-    slippage: '0.5',
-    expired: '1800000000000',
-    signature: `0x${'ab'.repeat(65)}`,
-  };
+  const input: LimitOrderInput = storedLimitOrderInput();
   /** What it built before: the input spread, then the service's initial values. */
   const before = (i: LimitOrderInput): LimitOrder => ({
     ...i,
