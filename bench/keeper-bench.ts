@@ -5,15 +5,15 @@
  *    most 5 ms at 100k.
  * 2. Orders executed per second on one devnet chain with N (default 1,000) limit orders crossing in the same block:
  *    the whole service (test/helpers/service-harness.ts: devnet chain 1, api, keeper on SQLite, 4 executor wallets,
- *    default KEEPER_* settings: 50 orders per batch, 12M batch gas cap, 250 ms poll, one transaction in flight per
- *    wallet), orders created through the public API by the 4 manifest makers (each approved the OrderExecutor once),
+ *    default KEEPER_* settings (batches sized to the blocks by the block budget, at most 400 orders and a 12M gas
+ *    cap, 250 ms poll, 8 transactions in flight per wallet; printed with the results), orders created through the public API by the 4 manifest makers (each approved the OrderExecutor once),
  *    triggers 1–3 % above every WETH/USDC pool, then the market mover moves every WETH/USDC pool (V2, V3 0.05 %, V3
  *    0.3 %) by +10 % in ONE block; timed from that block until the store shows every order `completed`. Three phases:
  *    instant mining with N orders (the devnet's default, a block per transaction, as `npm start` runs), then 2 s
  *    blocks (a real chain's cadence: the only mode where "the first block after the crossing block" means anything)
  *    with one batch's worth of orders (KEEPER_MAX_BATCH_ORDERS: they fit one transaction under the gas cap, and
- *    all of them must be in that first block) and with N orders (judged on how many of them the first block holds
- *    against the 4 wallets × 50 orders the caps allow).
+ *    all of them must be in that first block), with N orders and with KEEPER_BENCH_LARGE_ORDERS orders (judged on
+ *    the blocks their last order took against the floor their gas allows, below).
  *    On ganache the 2 s phases run the keeper behind bench/keeper-bench/known-tx-rpc-proxy.ts, which answers a raw
  *    transaction the node already holds "already known", as geth does. The keeper re-broadcasts a recorded
  *    transaction only when it cannot tell whether the node has it (after a restart) or cannot outbid a stuck one
