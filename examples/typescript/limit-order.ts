@@ -34,7 +34,10 @@ async function main(): Promise<boolean> {
   const baseUrl = process.env.TAS_BASE_URL ?? 'http://127.0.0.1:8080/api/v1';
   // Keys come from the environment, never from arguments: they stay out of shell history and process lists.
   const privateKey = requiredEnv('TAS_PRIVATE_KEY');
-  const provider = new JsonRpcProvider(requiredEnv('TAS_RPC_URL'), CHAIN_ID, { staticNetwork: true });
+  const provider = new JsonRpcProvider(requiredEnv('TAS_RPC_URL'), CHAIN_ID, {
+    staticNetwork: true,
+    cacheTimeout: -1, // a nonce looked up twice within 250 ms would otherwise come from ethers' cache
+  });
   try {
     // Never retried by the SDK: every success creates another account. Keep the credentials somewhere safe.
     const credentials = await TasClient.createAccount(baseUrl, {

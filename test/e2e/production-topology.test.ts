@@ -132,7 +132,11 @@ describeLive(
           stdio: 'ignore',
         },
       );
-      provider = new JsonRpcProvider(rpcUrl, 1, { staticNetwork: true, pollingInterval: 200 });
+      provider = new JsonRpcProvider(rpcUrl, 1, {
+        staticNetwork: true,
+        cacheTimeout: -1,
+        pollingInterval: 200,
+      });
       for (const deadline = Date.now() + 30_000; ;) {
         try {
           await provider.getBlockNumber();

@@ -27,7 +27,10 @@ export async function crossingOrder(
   accountIndex: number,
   apiKey: string,
 ): Promise<CrossingOrder> {
-  const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
+  const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
   const maker = new Wallet(chain.accounts[accountIndex]!.privateKey, provider);
   const [weth, usdc] = [token(chain, 'WETH'), token(chain, 'USDC')];
   await approveExecutor(maker, chain, weth.address, MaxUint256);

@@ -50,8 +50,13 @@ export async function connectWallet(io: CliIo, chainId: number, purpose: string)
     );
   }
   const network = Network.from(chainId);
-  // A static network: ethers then never retries network detection forever against a dead URL.
-  const provider = new JsonRpcProvider(rpcUrl, network, { staticNetwork: network, pollingInterval: 1000 });
+  // A static network: ethers then never retries network detection forever against a dead URL. No request cache:
+  // ethers would answer a second nonce lookup within 250 ms from the first, and two approvals would share a nonce.
+  const provider = new JsonRpcProvider(rpcUrl, network, {
+    staticNetwork: network,
+    cacheTimeout: -1,
+    pollingInterval: 1000,
+  });
   let served: bigint;
   try {
     served = BigInt(String(await provider.send('eth_chainId', [])));

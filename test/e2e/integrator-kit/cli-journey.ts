@@ -70,7 +70,7 @@ export function cliJourney(service: () => EmbeddedService): void {
       const { baseUrl, chain } = service();
       const maker = chain.accounts[1]!;
       const [weth, usdc] = [token(chain, 'WETH'), token(chain, 'USDC')];
-      provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
+      provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true, cacheTimeout: -1 });
       const profileFile = path.join(home, 'tas', 'profile.json');
       // Credentials only from the profile the journey saves (empty counts as unset).
       const env = {
@@ -193,7 +193,10 @@ export function cliJourney(service: () => EmbeddedService): void {
       const { baseUrl, chain } = service();
       const maker = chain.accounts[1]!;
       const [weth, usdc] = [token(chain, 'WETH'), token(chain, 'USDC')];
-      provider ??= new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
+      provider ??= new JsonRpcProvider(chain.rpcUrl, chain.chainId, {
+        staticNetwork: true,
+        cacheTimeout: -1,
+      });
       const env = { TAS_BASE_URL: baseUrl, TAS_PROFILE_FILE: path.join(home, 'tas', 'profile.json') };
       const wallet = { ...env, TAS_PRIVATE_KEY: maker.privateKey, TAS_RPC_URL: chain.rpcUrl };
 

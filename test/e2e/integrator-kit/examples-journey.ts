@@ -310,7 +310,10 @@ export function examplesJourney(service: () => EmbeddedService): void {
     it('typescript: limit-order.ts goes from nothing to an executed limit order with the SDK', async () => {
       const { chain, baseUrl } = service();
       const account = chain.accounts[MAKER_ACCOUNT]!;
-      const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
+      const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, {
+        staticNetwork: true,
+        cacheTimeout: -1,
+      });
       try {
         const before = {
           weth: await balanceOf(provider, weth(), account.address),

@@ -35,7 +35,7 @@ export function sdkJourney(service: () => EmbeddedService): void {
         password: 'sdk-journey-password',
       });
       client = new TasClient({ baseUrl, credentials });
-      provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
+      provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true, cacheTimeout: -1 });
       wallet = new Wallet(chain.accounts[0]!.privateKey, provider);
       maker = new Maker(client, wallet);
     });
