@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import jest from 'eslint-plugin-jest';
 
 const GROUND = ['contracts-abi', 'migrations'];
 const TOP = ['simulator', 'tools', 'embedded', 'bench', 'test', 'sdk', 'examples'];
@@ -89,6 +90,23 @@ export default tseslint.config(
       // nor each other; nothing reaches up. On the top floor, test/ is imported by tests and benches only, the
       // SDK's package (sdk/src) by nothing of the project, and the examples use the SDK alone.
       'import-x/no-restricted-paths': ['error', { zones: layerZones() }],
+    },
+  },
+  {
+    // A test must be able to fail: each one asserts (expect, or a helper named expect* / assert*), every expect is
+    // awaited or completed, and none is skipped or focused. jest/no-conditional-expect stays off: the property tests
+    // assert what holds under each generated case (`if (tick > MIN_TICK) expect(...)`), which is the point of them.
+    files: ['test/**/*.ts'],
+    plugins: { jest },
+    rules: {
+      'jest/expect-expect': [
+        'error',
+        { assertFunctionNames: ['expect', 'expect*', 'assert*', '**.expect*'] },
+      ],
+      'jest/valid-expect': 'error',
+      'jest/no-disabled-tests': 'error',
+      'jest/no-focused-tests': 'error',
+      'jest/no-identical-title': 'error',
     },
   },
   {

@@ -312,7 +312,7 @@ describe('cross-chain transfers through the public API (devnet chains 1 and 137,
    * One transfer as a client makes it, with the quote's provider (or `provider`): every check the spec allows on
    * the quote, the swap, the fees on the source chain, the statuses and the balance on the destination.
    */
-  async function transferEndToEnd(symbolic: Transfer, provider?: string): Promise<TransferStatus> {
+  async function expectTransferEndToEnd(symbolic: Transfer, provider?: string): Promise<TransferStatus> {
     const t = resolved(symbolic);
     const inDecimals = decimalsOf(t.fromChainId, t.inTokenAddress);
     const amountIn = parseUnits(t.amount, inDecimals);
@@ -442,7 +442,7 @@ describe('cross-chain transfers through the public API (devnet chains 1 and 137,
   it.each(transfers)(
     '%s: quote, swap, send, poll to SUCCESS, at least minimumReceived arrives',
     async (_name, t) => {
-      await transferEndToEnd(t);
+      await expectTransferEndToEnd(t);
     },
   );
 
@@ -457,7 +457,7 @@ describe('cross-chain transfers through the public API (devnet chains 1 and 137,
     const quote = await quoteOk(resolved(t));
     // Same asset: both devnet bridges quote it, the cheaper lock-and-release first.
     expect([...quote.aggregatorOrder].sort()).toEqual(['tas-canonical', 'tas-intent']);
-    await transferEndToEnd(t, 'tas-intent');
+    await expectTransferEndToEnd(t, 'tas-intent');
   });
 
   it('does not quote through the intent bridge an amount above the relayer inventory', async () => {

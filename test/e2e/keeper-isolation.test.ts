@@ -255,7 +255,7 @@ async function executedEvent(
   );
 }
 
-async function runMix(rows: Row[]): Promise<void> {
+async function expectMixOutcomes(rows: Row[]): Promise<void> {
   const reasons = [...new Set(ABSURD_STRATEGIES.map((a) => a.reason))];
   const setAsideBefore = new Map(
     await Promise.all(reasons.map(async (r) => [r, await setAsideCount(r)] as const)),
@@ -377,7 +377,7 @@ describe('keeper isolation', () => {
     ];
     await fc.assert(
       fc.asyncProperty(mixArb, async (rows) => {
-        await runMix(rows);
+        await expectMixOutcomes(rows);
       }),
       // Every run executes real transactions: few runs, and no shrinking (each step would wait out a timeout).
       { numRuns: 6, examples: [[example], [found]], endOnFailure: true },

@@ -128,7 +128,7 @@ async function send(wallet: Wallet, tx: SwapTransaction): Promise<bigint> {
 }
 
 /** Simulates, checks the simulation against `expected`, sends, and checks the account receives exactly it. */
-async function simulateAndSend(tx: SwapTransaction, tokenOut: string, expected: bigint): Promise<void> {
+async function expectSimulatedSwap(tx: SwapTransaction, tokenOut: string, expected: bigint): Promise<void> {
   const simulation = await simulateSwap(client, tx, user.address);
   expect(simulation).toEqual({ ok: true, amountOut: expected });
   const outNative = tokenOut.toLowerCase() === NATIVE_LOWER;
@@ -175,7 +175,7 @@ describe('buildSwapTransaction + simulateSwap on the fixture world', () => {
     const expected = fees(await v2AmountOut(ctx, usdc, weth, amountIn), 50);
     expect(expected.integratorFee).toBeGreaterThan(0n);
     const usdcBefore = await balanceOf(ctx, usdc, user.address);
-    await simulateAndSend(tx, weth, expected.amountOut);
+    await expectSimulatedSwap(tx, weth, expected.amountOut);
     expect(await balanceOf(ctx, weth, INTEGRATOR)).toBe(expected.integratorFee);
     expect(usdcBefore - (await balanceOf(ctx, usdc, user.address))).toBe(amountIn);
   });
@@ -193,7 +193,7 @@ describe('buildSwapTransaction + simulateSwap on the fixture world', () => {
     // The pools are distinct, so each quote alone is exact.
     const gross =
       (await v2AmountOut(ctx, usdc, weth, toV2)) + (await v3AmountOut(ctx, usdc, weth, 500, toV3));
-    await simulateAndSend(tx, weth, fees(gross, 0).amountOut);
+    await expectSimulatedSwap(tx, weth, fees(gross, 0).amountOut);
   });
 
   it('runs a 2-hop route USDC → WETH (V2) → WBTC (V3, fee 3000)', async () => {
@@ -208,7 +208,7 @@ describe('buildSwapTransaction + simulateSwap on the fixture world', () => {
     );
     const mid = await v2AmountOut(ctx, usdc, weth, amountIn);
     const gross = await v3AmountOut(ctx, weth, wbtc, 3000, mid);
-    await simulateAndSend(tx, wbtc, fees(gross, 0).amountOut);
+    await expectSimulatedSwap(tx, wbtc, fees(gross, 0).amountOut);
   });
 
   it('takes the native coin in (lowercase pseudo-address) over a WETH route', async () => {
@@ -224,7 +224,7 @@ describe('buildSwapTransaction + simulateSwap on the fixture world', () => {
     expect(tx.value).toBe(amountIn);
     const expected = fees(await v2AmountOut(ctx, weth, usdc, amountIn), 0).amountOut;
     const ethBefore = await ctx.provider.getBalance(user.address);
-    await simulateAndSend(tx, usdc, expected);
+    await expectSimulatedSwap(tx, usdc, expected);
     const spent = ethBefore - (await ctx.provider.getBalance(user.address));
     expect(spent).toBeGreaterThan(amountIn);
     expect(spent).toBeLessThan(amountIn + ETHER / 100n);
@@ -239,7 +239,7 @@ describe('buildSwapTransaction + simulateSwap on the fixture world', () => {
       }),
     );
     const gross = await v3AmountOut(ctx, usdc, weth, 500, amountIn);
-    await simulateAndSend(tx, NATIVE_MIXED, fees(gross, 0).amountOut);
+    await expectSimulatedSwap(tx, NATIVE_MIXED, fees(gross, 0).amountOut);
   });
 
   it('reports InsufficientOutput, Expired, NotAccount and ALLOWANCE_OR_BALANCE', async () => {

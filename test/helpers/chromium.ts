@@ -82,6 +82,7 @@ export function describeWithChromium(
 ): void {
   if (!chromiumInstalled()) {
     describe(title, () => {
+      // eslint-disable-next-line jest/expect-expect -- fails by design: CI lacks what it needs
       it(`finds ${CHROMIUM_PATH} (Debian package chromium)`, () => {
         throw new Error(missingChromiumMessage(env));
       });

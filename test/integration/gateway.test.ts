@@ -271,7 +271,7 @@ describeEachStore('gateway', (kind) => {
 
   describe('403: checks 1 to 4 fail with one bare answer', () => {
     const texts = new Set<string>();
-    const forbidden = async (res: Promise<ApiResponse<Envelope>>) => {
+    const expectForbidden = async (res: Promise<ApiResponse<Envelope>>) => {
       const r = await res;
       expectBare(r, 403, FORBIDDEN);
       texts.add(r.text);
@@ -280,7 +280,7 @@ describeEachStore('gateway', (kind) => {
 
     it('unknown API key id (well-formed and malformed)', async () => {
       for (const apiKey of [randomUUID(), 'not-a-uuid', `${client.credentials.apiKey}0`]) {
-        await forbidden(
+        await expectForbidden(
           sendSigned('GET', '/chains', signFor({ ...client.credentials, apiKey }, 'GET', '/chains')),
         );
       }
@@ -288,19 +288,19 @@ describeEachStore('gateway', (kind) => {
 
     it('wrong passphrase, also after the right one was cached', async () => {
       const wrong = { ...client.credentials, passphrase: `${client.credentials.passphrase}x` };
-      await forbidden(sendSigned('GET', '/chains', signFor(wrong, 'GET', '/chains')));
+      await expectForbidden(sendSigned('GET', '/chains', signFor(wrong, 'GET', '/chains')));
       expect((await sendSigned('GET', '/chains', signFor(client.credentials, 'GET', '/chains'))).status).toBe(
         200,
       );
-      await forbidden(sendSigned('GET', '/chains', signFor(wrong, 'GET', '/chains')));
+      await expectForbidden(sendSigned('GET', '/chains', signFor(wrong, 'GET', '/chains')));
       const prefix = { ...client.credentials, passphrase: client.credentials.passphrase.slice(0, -1) };
-      await forbidden(sendSigned('GET', '/chains', signFor(prefix, 'GET', '/chains')));
+      await expectForbidden(sendSigned('GET', '/chains', signFor(prefix, 'GET', '/chains')));
     });
 
     it('the passphrase of another account', async () => {
       const other = await newAccountClient(baseUrl, 'other-tester');
       const mixed = { ...client.credentials, passphrase: other.credentials.passphrase };
-      await forbidden(sendSigned('GET', '/chains', signFor(mixed, 'GET', '/chains')));
+      await expectForbidden(sendSigned('GET', '/chains', signFor(mixed, 'GET', '/chains')));
     });
 
     it('bad signature: altered, truncated, uppercase hex, or keyed with another secret', async () => {
@@ -315,32 +315,32 @@ describeEachStore('gateway', (kind) => {
       ];
       for (const signature of variants) {
         const { headers } = signFor(client.credentials, 'GET', '/chains');
-        await forbidden(send('GET', '/chains', { ...headers, 'x-signature': signature }));
+        await expectForbidden(send('GET', '/chains', { ...headers, 'x-signature': signature }));
       }
       const wrongSecret = { ...client.credentials, secretKey: `${client.credentials.secretKey}x` };
-      await forbidden(sendSigned('GET', '/chains', signFor(wrongSecret, 'GET', '/chains')));
+      await expectForbidden(sendSigned('GET', '/chains', signFor(wrongSecret, 'GET', '/chains')));
     });
 
     it('headers signed for another path, query or method', async () => {
       const forPath = signFor(client.credentials, 'GET', '/chains');
-      await forbidden(send('GET', '/tokens?chainId=137', forPath.headers));
+      await expectForbidden(send('GET', '/tokens?chainId=137', forPath.headers));
       const forQuery = signFor(client.credentials, 'GET', '/tokens?chainId=137');
-      await forbidden(send('GET', '/tokens?chainId=1', forQuery.headers));
-      await forbidden(
+      await expectForbidden(send('GET', '/tokens?chainId=1', forQuery.headers));
+      await expectForbidden(
         send(
           'GET',
           '/tokens?chainId=137&x=1',
           signFor(client.credentials, 'GET', '/tokens?chainId=137').headers,
         ),
       );
-      await forbidden(
+      await expectForbidden(
         send('GET', '/tokens', signFor(client.credentials, 'GET', '/tokens?chainId=137').headers),
       );
       const forDelete = signFor(client.credentials, 'DELETE', '/chains');
-      await forbidden(send('GET', '/chains', forDelete.headers));
+      await expectForbidden(send('GET', '/chains', forDelete.headers));
       // A POST signature does not open another POST route, even with the same body.
       const forAccounts = signFor(client.credentials, 'POST', '/accounts', { chainId: 1 });
-      await forbidden(send('POST', '/support-chain', forAccounts.headers, forAccounts.bodyString));
+      await expectForbidden(send('POST', '/support-chain', forAccounts.headers, forAccounts.bodyString));
     });
 
     it('accepts the same query in another order or encoding (the canonical query is signed)', async () => {
@@ -355,14 +355,14 @@ describeEachStore('gateway', (kind) => {
       const signed = signFor(client.credentials, 'GET', '/chains');
       const now = String(Math.floor(Date.now() / 1000) - 1);
       const altered = encodeValueInfo(now, randomBytes(12).toString('hex'), EMPTY_BODY_HASH);
-      await forbidden(send('GET', '/chains', { ...signed.headers, 'x-value-info': altered }));
+      await expectForbidden(send('GET', '/chains', { ...signed.headers, 'x-value-info': altered }));
       for (const info of [
         'not base64!',
         Buffer.from('a\nb').toString('base64'),
         Buffer.from(`${now}\n${randomBytes(12).toString('hex')}\nshort`).toString('base64'),
         signed.headers['x-value-info'].replace(/=+$/, ''),
       ]) {
-        await forbidden(
+        await expectForbidden(
           send('GET', '/chains', {
             ...signFor(client.credentials, 'GET', '/chains').headers,
             'x-value-info': info,
@@ -385,7 +385,7 @@ describeEachStore('gateway', (kind) => {
           bodyHash: EMPTY_BODY_HASH,
           nonce,
         });
-        await forbidden(send('GET', '/chains', headers));
+        await expectForbidden(send('GET', '/chains', headers));
       }
     });
 
@@ -406,7 +406,7 @@ describeEachStore('gateway', (kind) => {
           bodyHash: EMPTY_BODY_HASH,
           timestamp,
         });
-        await forbidden(send('GET', '/chains', headers));
+        await expectForbidden(send('GET', '/chains', headers));
       }
     });
 
@@ -426,7 +426,7 @@ describeEachStore('gateway', (kind) => {
     it('a reused nonce: each set of headers works once, and a new timestamp does not free the nonce', async () => {
       const signed = signFor(client.credentials, 'GET', '/chains');
       expect((await sendSigned('GET', '/chains', signed)).status).toBe(200);
-      await forbidden(sendSigned('GET', '/chains', signed));
+      await expectForbidden(sendSigned('GET', '/chains', signed));
       const nonce = randomBytes(12).toString('hex');
       const first = signParts(client.credentials, {
         method: 'GET',
@@ -443,13 +443,13 @@ describeEachStore('gateway', (kind) => {
         nonce: nonce.toUpperCase(),
         timestamp: String(Math.floor(Date.now() / 1000) - 5),
       });
-      await forbidden(send('GET', '/tokens?chainId=137', again));
+      await expectForbidden(send('GET', '/tokens?chainId=137', again));
     });
 
     it('a refused request does not spend its nonce', async () => {
       const nonce = randomBytes(12).toString('hex');
       const wrong = { ...client.credentials, passphrase: 'wrong-passphrase' };
-      await forbidden(
+      await expectForbidden(
         send(
           'GET',
           '/chains',
@@ -474,8 +474,8 @@ describeEachStore('gateway', (kind) => {
       await sleep(CACHE_TTL_MS + 20);
       const res = await victim.get('/chains');
       expect(Date.now() - deactivatedAt).toBeLessThan(CACHE_TTL_MS + 1000);
-      await forbidden(Promise.resolve(res));
-      await forbidden(victim.post('/support-chain', { chainId: 1 }));
+      await expectForbidden(Promise.resolve(res));
+      await expectForbidden(victim.post('/support-chain', { chainId: 1 }));
       // The operator can switch it back on.
       await running.store.accounts.setActive(victim.credentials.apiKey, true, Date.now());
       await sleep(CACHE_TTL_MS + 20);

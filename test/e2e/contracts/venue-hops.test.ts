@@ -125,7 +125,7 @@ describe('venue hops (kinds 3-6) on the fixture world', () => {
   const net = (gross: bigint): bigint => gross - (gross * pips) / 1_000_000n;
 
   /** Runs the swap with `minAmountOut` = the exact expected output, and checks what the account received. */
-  async function swapExactly(p: SwapParams, gross: bigint, value = 0n) {
+  async function expectSwapExactly(p: SwapParams, gross: bigint, value = 0n) {
     p.minAmountOut = net(gross);
     const before = await balanceOf(ctx, p.tokenOut, user.address);
     const receipt = await mined(call(ctx.swapRouter, user, 'swap', [p], value));
@@ -160,7 +160,7 @@ describe('venue hops (kinds 3-6) on the fixture world', () => {
       const gross = await kit.sushiAmountOut(t.USDC, t.WETH, p.amountIn);
       const uniswapBefore = await pairReserves(ctx.world.contracts.uniswapV2Factory, t.USDC, t.WETH);
       const sushiBefore = await pairReserves(ctx.world.contracts.sushiswapV2Factory, t.USDC, t.WETH);
-      await swapExactly(p, gross);
+      await expectSwapExactly(p, gross);
       expect(await pairReserves(ctx.world.contracts.uniswapV2Factory, t.USDC, t.WETH)).toEqual(uniswapBefore);
       const sushiAfter = await pairReserves(ctx.world.contracts.sushiswapV2Factory, t.USDC, t.WETH);
       const usdcIs0 = BigInt(t.USDC) < BigInt(t.WETH);
@@ -177,7 +177,7 @@ describe('venue hops (kinds 3-6) on the fixture world', () => {
       const gross = await kit.v4AmountOut(t.UNI, t.WETH, 500, 10, amountIn);
       const manager = poolManager;
       const before = [await balanceOf(ctx, t.UNI, manager), await balanceOf(ctx, t.WETH, manager)];
-      await swapExactly(p, gross);
+      await expectSwapExactly(p, gross);
       expect(await balanceOf(ctx, t.UNI, manager)).toBe(before[0]! + amountIn);
       expect(await balanceOf(ctx, t.WETH, manager)).toBe(before[1]! - gross);
     });
@@ -191,7 +191,7 @@ describe('venue hops (kinds 3-6) on the fixture world', () => {
         paths: single(v4Hop(t.USDC, 3000, 60)),
       });
       const gross = await kit.v4AmountOut(t.WETH, t.USDC, 3000, 60, amountIn);
-      await swapExactly(p, gross, amountIn);
+      await expectSwapExactly(p, gross, amountIn);
     });
 
     it('kind 5 swaps BAL for WETH in the 80/20 Balancer pool and leaves no allowance to the Vault', async () => {
@@ -202,7 +202,7 @@ describe('venue hops (kinds 3-6) on the fixture world', () => {
         string[],
         bigint[],
       ];
-      await swapExactly(p, gross);
+      await expectSwapExactly(p, gross);
       const [, balancesAfter] = (await kit.vault.getFunction('getPoolTokens')(balWeth)) as [
         string[],
         bigint[],
@@ -220,7 +220,7 @@ describe('venue hops (kinds 3-6) on the fixture world', () => {
       const amountIn = 100_000n * USDC_UNIT;
       const p = await params({ tokenOut: t.USDT, amountIn, paths: single(stableHop(t.USDT, usdcUsdt)) });
       const gross = await kit.stableAmountOut(usdcUsdt, t.USDC, t.USDT, amountIn);
-      await swapExactly(p, gross);
+      await expectSwapExactly(p, gross);
       const lossBps = Number(((amountIn - net(gross)) * 100_000n) / amountIn) / 10;
       console.warn(`[stableswap] 100,000 USDC -> ${net(gross)} USDT net of our fee: ${lossBps} bps lost`);
       expect(lossBps).toBeLessThan(50);
@@ -241,7 +241,7 @@ describe('venue hops (kinds 3-6) on the fixture world', () => {
       });
       const viaWeth = await kit.sushiAmountOut(t.SUSHI, t.WETH, amountIn);
       const gross = await kit.balancerAmountOut(balWeth, t.WETH, t.BAL, viaWeth);
-      await swapExactly(p, gross);
+      await expectSwapExactly(p, gross);
     });
 
     it('splits WETH -> USDC over Uniswap V3, Uniswap V4, SushiSwap and Uniswap V2 by weight', async () => {
@@ -262,7 +262,7 @@ describe('venue hops (kinds 3-6) on the fixture world', () => {
         amountIn,
         paths: hops.map((hop, i) => ({ weight: weights[i]!, hops: [hop] })),
       });
-      await swapExactly(p, gross);
+      await expectSwapExactly(p, gross);
     });
   });
 
@@ -346,7 +346,7 @@ describe('venue hops (kinds 3-6) on the fixture world', () => {
         amountIn: 100n * USDC_UNIT,
         paths: single(v4Hop(t.USDT, 100, 1)),
       });
-      await swapExactly(small, await kit.v4AmountOut(t.USDC, t.USDT, 100, 1, small.amountIn));
+      await expectSwapExactly(small, await kit.v4AmountOut(t.USDC, t.USDT, 100, 1, small.amountIn));
       const large = await params({
         tokenOut: t.USDT,
         amountIn: 10_000n * USDC_UNIT,
