@@ -9,7 +9,7 @@ module.exports = {
   // Global only (jest ignores it per project): e2e tests deploy contracts on in-process chains.
   testTimeout: 60000,
   // e2e files each start ganache chains in-process; a worker that has grown past this is replaced between files,
-  // so a long run does not slow down as its heap fills (npm run test:e2e uses one worker, not --runInBand).
+  // so a long run does not slow down as its heap fills (npm run test:e2e uses two workers, not --runInBand: its files mostly wait on blocks).
   workerIdleMemoryLimit: '900MB',
   projects: [
     {
