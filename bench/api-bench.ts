@@ -1,12 +1,12 @@
 /**
- * `npm run bench:api`: a bare Koa server and our api in the same run, 50 connections for BENCH_SECONDS (default 10)
- * per scenario, on SQLite, on MySQL and on MySQL with Redis (shared rate limits and nonces); prints req/s, p50/p99,
+ * `npm run bench:api`: a bare Koa server and our api in the same run, 50 connections for BENCH_ROUNDS (default 3)
+ * rounds of BENCH_SECONDS (default 5) per scenario, each round after its comparator's, on SQLite, on MySQL and on MySQL with Redis (shared rate limits and nonces); prints req/s, p50/p99,
  * the server's CPU time per request and the ratio to bare Koa doing what a client sees of the same request (a GET
  * row against a bare GET, a POST row against a bare POST whose JSON body is read and parsed). Then a warm quote:
  * signed POST /quotes on a devnet chain, one request in flight, beside its floors measured in the same run (the
  * engine alone in the api's process, and a bare Koa POST round trip). Ends with the issue's targets, each PASS or
  * FAIL. The bare server gets the same signed requests (same bytes, same signing work in the load generator) and
- * ignores the signature; each row's comparator runs right before the row. BENCH_ONLY=sqlite,quote runs only the
+ * ignores the signature; the round of median ratio is shown, with every round's ratio beside it. BENCH_ONLY=sqlite,quote runs only the
  * rows whose name contains one of the words (`mysql` matches both MySQL setups, `POST` every POST row).
  * BENCH_SERVER_FLAGS sets the server processes' node flags (default `--max-semi-space-size=64`, as the README
  * recommends for the api; empty for none).
@@ -25,7 +25,12 @@ import { limitOrderBody } from '../test/factories/limit-orders';
 import type { EngineTiming } from './bench-api';
 import { percentile } from './quote-bench/latency';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/**
+ * Each row runs this many rounds, each its comparator then itself, and shows the round of median ratio: on this
+ * shared 2-core machine one 10 s pair moved by ±5 points from run to run, a median of three pairs far less.
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONNECTIONS = 50;
 const ONLY = (process.env.BENCH_ONLY ?? '')
   .split(',')
@@ -47,6 +52,8 @@ interface ServerInfo {
 
 interface Figures {
   name: string;
+  /** Every round's ratio to its comparator, in the order run (rows with a comparator). */
+  rounds?: number[];
   reqPerSec: number;
   p50: number;
   p99: number;
@@ -216,9 +223,15 @@ async function main(): Promise<void> {
       signed(bareInfo, 'POST', '/limit-order', () => limitOrderBody()),
     );
   const compared = async (row: () => Promise<Figures>, comparator: () => Promise<Figures>): Promise<void> => {
-    const bareFigures = await comparator();
-    const figures = await row();
-    results.push({ ...bareFigures, name: `  ${bareFigures.name}` }, { ...figures, comparator: bareFigures });
+    const pairs: Figures[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const bareFigures = await comparator();
+      pairs.push({ ...(await row()), comparator: bareFigures });
+    }
+    const rounds = pairs.map(ratio);
+    const median = [...pairs].sort((a, b) => ratio(a) - ratio(b))[Math.floor(pairs.length / 2)]!;
+    const bareFigures = median.comparator!;
+    results.push({ ...bareFigures, name: `  ${bareFigures.name}` }, { ...median, rounds });
   };
 
   const mysqlUrl = mysqlServerUrl();
@@ -295,7 +308,8 @@ async function main(): Promise<void> {
   await stopServer(bare.child);
 
   console.log(
-    `\n${CONNECTIONS} connections, ${SECONDS} s per row, servers run with node ${SERVER_FLAGS || '(no flags)'}\n`,
+    `\n${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per row (each after its comparator; the round ` +
+      `of median ratio shown), servers run with node ${SERVER_FLAGS || '(no flags)'}\n`,
   );
   console.log(
     [
@@ -306,6 +320,7 @@ async function main(): Promise<void> {
       'cpu µs/req'.padStart(11),
       'vs bare'.padStart(8),
       'non-2xx'.padStart(8),
+      '  rounds',
     ].join(' '),
   );
   for (const r of results) {
@@ -318,6 +333,7 @@ async function main(): Promise<void> {
         (r.cpuUs === undefined ? '-' : r.cpuUs.toFixed(0)).padStart(11),
         (r.comparator ? pct(ratio(r)) : '').padStart(8),
         String(r.non2xx).padStart(8),
+        r.rounds && r.rounds.length > 1 ? `  ${r.rounds.map(pct).join(' ')}` : '',
       ].join(' '),
     );
   }
