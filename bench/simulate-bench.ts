@@ -9,6 +9,8 @@
  *    checking each block's executions; place: the API calls; follow: the service's pool state; keeper: its tick).
  * 3. Comparator measured in the same run: the same market for 1,000 blocks with no orders at all (the floor of a
  *    block: trading, mining, following and an idle keeper tick); ratio of seconds per 1,000 blocks.
+ * After each run with triggered limit orders: how far the path had passed each filled order's trigger at the block
+ * before its fill, and the best it reached for the triggered orders never filled (bench/trigger-margins.ts).
  *
  * SIMULATE_BENCH_ONLY=day runs only 2 and 3, SIMULATE_BENCH_ONLY=shipped only 1. Exits 0 unless a run throws: a missed
  * goal is a FAIL row.
@@ -18,6 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SimulationReport } from '../simulator/report/report-types';
 import { runSimulation } from '../simulator/run/run-simulation';
+import { describeMargins, triggerMargins } from './trigger-margins';
 
 const GOAL_SECONDS = 600;
 const ROOT = path.resolve(__dirname, '..');
@@ -46,6 +49,7 @@ async function run(file: string, dataDir: string): Promise<SimulationReport> {
     onLine: () => undefined,
   });
   console.log(describe(report));
+  if (report.totals.limit.triggered > 0) console.log(describeMargins(triggerMargins(report)));
   return report;
 }
 
