@@ -1102,7 +1102,8 @@ describe('the lock-and-release bridge', () => {
     expect(await balance(destination, token, recipient)).toBe(0n);
     // The message is open again: the releaser may release it anew (queued again, asked over what the limit's
     // bucket has refilled to meanwhile).
-    const overNow = releaseArgs(message, (await releasableNow(token)) + 1n, recipient);
+    // Over the bucket by a minute of its refill, as above (one unit over would fit again a second later).
+    const overNow = releaseArgs(message, (await releasableNow(token)) + limit / 60n, recipient);
     const again = await mined(send(destination.bridge, keys.bridgeAdmin, 'release', overNow));
     expect(releaseQueuedEventsOf(again.logs, destinationBridge())).toHaveLength(1);
     expect(await isReleased(destination.client, destinationBridge(), message)).toBe(true);
@@ -1126,14 +1127,16 @@ describe('the lock-and-release bridge', () => {
     expect(releasedEventsOf(atOnce.logs, destinationBridge())).toHaveLength(1);
     expect(await balance(destination, token, recipient)).toBe(room);
     expect(await releasableNow(token)).toBe(0n);
+    // A minute of the bucket's refill: one unit would fit again as soon as the next block is a second later.
+    const beyond = limit / 60n;
     const waits = await mined(
-      send(destination.bridge, keys.bridgeAdmin, 'release', releaseArgs(message(1_003n), 1n, recipient)),
+      send(destination.bridge, keys.bridgeAdmin, 'release', releaseArgs(message(1_003n), beyond, recipient)),
     );
     expect(releaseQueuedEventsOf(waits.logs, destinationBridge())).toHaveLength(1);
     await passTime(destination, 3600);
     expect(await releasableNow(token)).toBe(limit);
     await mined(send(destination.bridge, stranger(), 'executeRelease', [ORIGIN, originBridge(), 1_003n]));
-    expect(await balance(destination, token, recipient)).toBe(room + 1n);
+    expect(await balance(destination, token, recipient)).toBe(room + beyond);
   });
 
   it('keys a message by its origin bridge: the same nonce from another origin bridge is another message', async () => {
