@@ -1,12 +1,14 @@
 /**
  * `npm run bench:api`: a bare Koa server and our api in the same run, 50 connections for BENCH_ROUNDS (default 3)
- * rounds of BENCH_SECONDS (default 5) per scenario, each round after its comparator's, on SQLite, on MySQL and on MySQL with Redis (shared rate limits and nonces); prints req/s, p50/p99,
+ * rounds of BENCH_SECONDS (default 5) per scenario, each round after its comparator's, on SQLite, on MySQL and on
+ * MySQL with Redis (shared rate limits and nonces); prints req/s, p50/p99,
  * the server's CPU time per request and the ratio to bare Koa doing what a client sees of the same request (a GET
  * row against a bare GET, a POST row against a bare POST whose JSON body is read and parsed). Then a warm quote:
  * signed POST /quotes on a devnet chain, one request in flight, beside its floors measured in the same run (the
  * engine alone in the api's process, and a bare Koa POST round trip). Ends with the issue's targets, each PASS or
  * FAIL. The bare server gets the same signed requests (same bytes, same signing work in the load generator) and
- * ignores the signature; the round of median ratio is shown, with every round's ratio beside it. BENCH_ONLY=sqlite,quote runs only the
+ * ignores the signature; the round of median ratio is shown, with every round's ratio beside it.
+ * BENCH_ONLY=sqlite,quote runs only the
  * rows whose name contains one of the words (`mysql` matches both MySQL setups, `POST` every POST row).
  * BENCH_SERVER_FLAGS sets the server processes' node flags (default `--max-semi-space-size=64`, as the README
  * recommends for the api; empty for none).

@@ -1,4 +1,5 @@
 import type { ReportOrder, SimulationReport } from '../simulator/report/report-types';
+import { inTriggerUnits } from '../simulator/scenario/trigger-block';
 
 /**
  * How far past its trigger the path went for each limit order, in percent of the trigger: the keeper fills an order
@@ -42,7 +43,7 @@ export function triggerMargins(report: SimulationReport): TriggerMargins {
 /** The path price (QUOTE per BASE) as percent past the order's trigger (units of `buy` per 1 `sell`). */
 function excessOf(order: ReportOrder, trigger: number): (price: number) => number {
   const sellsBase = order.pair.split('/')[0] === order.sell;
-  return (price) => ((sellsBase ? price : 1 / price) / trigger - 1) * 100;
+  return (price) => (inTriggerUnits(sellsBase, price) / trigger - 1) * 100;
 }
 
 export function describeMargins(m: TriggerMargins): string {

@@ -13,8 +13,12 @@ export function triggeredAtBlock(
     throw new Error(`trigger ${JSON.stringify(order.trigger)} is not a number greater than 0`);
   }
   for (let b = Math.max(0, fromBlock); b < prices.length; b++) {
-    const price = prices[b]!;
-    if (order.sellsBase ? price >= trigger : 1 / price >= trigger) return b;
+    if (inTriggerUnits(order.sellsBase, prices[b]!) >= trigger) return b;
   }
   return null;
+}
+
+/** A path price (QUOTE per BASE) in a trigger's units (`buy` per 1 `sell`): itself for a base seller, else 1 / price. */
+export function inTriggerUnits(sellsBase: boolean, price: number): number {
+  return sellsBase ? price : 1 / price;
 }
