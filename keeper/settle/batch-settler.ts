@@ -176,11 +176,12 @@ export class BatchSettler {
       orders,
     });
     if (row.triggerBlock !== null) {
-      deps.metrics.orderIncluded(
-        deps.chainId,
-        row.minedBlock - row.triggerBlock,
-        (deps.now() - row.createdAt) / 1000,
-      );
+      // One observation per order executed, as the help says: a batch of fifty is fifty orders' latency.
+      const blocks = row.minedBlock - row.triggerBlock;
+      const seconds = (deps.now() - row.createdAt) / 1000;
+      for (const s of settled) {
+        if (s.result === 'executed') deps.metrics.orderIncluded(deps.chainId, blocks, seconds);
+      }
     }
     for (const s of settled) {
       if (s.result === 'executed') deps.metrics.orderExecution(deps.chainId, s.kind, 'executed');
