@@ -31,8 +31,14 @@
  *    single-order execution. Targets: at most 50 % (issue 5); at most 60,000 gas per order in a batch of 50
  *    (issue 26), the single-order batch of the same run beside it.
  *
+ * 2b. Trigger to inclusion with several chains followed at once (issue 27; bench/keeper-bench/multi-chain-bench.ts):
+ *    one service and keeper on KEEPER_BENCH_CHAINS devnet chains (default 1,10,137,8453,42161) with 2 s blocks, one
+ *    batch's worth of crossing orders on each, every chain's market moved at the same moment. Target: on every chain
+ *    all of them in the first block after its crossing block; the keeper's own trigger-to-inclusion histogram beside.
+ *
  * Settings: KEEPER_BENCH_ORDERS (default 1000), KEEPER_BENCH_LARGE_ORDERS (default 5000; 0 leaves that phase out),
- * KEEPER_BENCH_BLOCK_MS (default 2000), KEEPER_BENCH_RAW_DEVNET.
+ * KEEPER_BENCH_BLOCK_MS (default 2000), KEEPER_BENCH_CHAINS (a single chain leaves 2b out), KEEPER_BENCH_RAW_DEVNET;
+ * KEEPER_BENCH_ONLY=chains runs 2b alone.
  * Exits 0 unless something throws: a missed target is a FAIL row, not an error.
  */
 import { cpus, loadavg } from 'node:os';
@@ -44,6 +50,7 @@ import {
   type Row,
 } from './keeper-selection-bench';
 import { runGasBench, type GasResult } from './keeper-bench/gas-bench';
+import { runMultiChainBench, type MultiChainResult } from './keeper-bench/multi-chain-bench';
 import {
   runThroughputBench,
   type ThroughputPhase,
@@ -196,6 +203,43 @@ function floorVerdict(phase: ThroughputPhase): Verdict {
   };
 }
 
+/** Issue 27: with several chains followed at once, each chain's crossing orders in the block after its crossing. */
+function printMultiChain(result: MultiChainResult): Verdict {
+  console.log(
+    `\n== 2b. Trigger to inclusion, ${result.chainIds.length} chains followed at once ` +
+      `(${result.blockIntervalMs / 1000} s blocks, ${result.ordersPerChain} crossing orders per chain)`,
+  );
+  console.table(
+    result.chains.map((c) => ({
+      chain: c.chainId,
+      'crossing block': c.crossingBlock,
+      'orders in the next block': c.report.ordersInFirstBlock,
+      'by block after crossing': [...c.report.ordersByBlockOffset].map(([o, n]) => `+${o}: ${n}`).join(', '),
+      completed: c.completed,
+      'keeper histogram: <= 1 block / observed': `${c.histogram.withinOneBlock} / ${c.histogram.count}`,
+    })),
+  );
+  console.log(
+    result.seconds === null
+      ? '   NOT every order completed'
+      : `   every order of every chain completed ${result.seconds.toFixed(2)} s after the crossing`,
+  );
+  const problems = Object.entries(result.problems);
+  console.log(
+    `   keeper warnings/errors: ${problems.length ? problems.map(([k, v]) => `${v} × ${k}`).join('; ') : 'none'}`,
+  );
+  const first = result.chains.map((c) => c.report.ordersInFirstBlock);
+  return {
+    target:
+      `every crossing order in the first block after its crossing block with ${result.chainIds.length} chains ` +
+      `followed at once (${result.blockIntervalMs / 1000} s blocks, ${result.ordersPerChain} orders per chain)`,
+    measured: result.chains
+      .map((c, i) => `chain ${c.chainId}: ${first[i]}/${result.ordersPerChain}`)
+      .join(', '),
+    result: first.every((n) => n === result.ordersPerChain) ? 'PASS' : 'FAIL',
+  };
+}
+
 function printGas(gas: GasResult): Verdict[] {
   console.log(`\n== 3. Gas per order on the OrderExecutor: ${gas.scenario}`);
   console.table(
@@ -224,18 +268,16 @@ function printGas(gas: GasResult): Verdict[] {
   ];
 }
 
-async function main(): Promise<void> {
-  const orders = envNumber('KEEPER_BENCH_ORDERS', 1_000);
-  const largeOrders = envNumber('KEEPER_BENCH_LARGE_ORDERS', 5_000);
-  const blockMs = envNumber('KEEPER_BENCH_BLOCK_MS', 2_000);
-  const raw = /^(1|true|yes|on)$/i.test(process.env.KEEPER_BENCH_RAW_DEVNET ?? '');
-  console.log(
-    `keeper benchmarks (${cpus().length} CPUs, load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')})`,
-  );
-  const verdicts: Verdict[] = [];
-
+/** Parts 1 and 2: selection, and orders crossing on one chain. */
+async function oneChainParts(
+  verdicts: Verdict[],
+  {
+    orders,
+    largeOrders,
+    blockMs,
+    raw,
+  }: { orders: number; largeOrders: number; blockMs: number; raw: boolean },
+): Promise<void> {
   verdicts.push(printSelection(await runSelectionBench()));
   console.log(
     `   load average after part 1: ${loadavg()
@@ -297,8 +339,35 @@ async function main(): Promise<void> {
       result: 'n/a',
     });
   }
+}
 
-  verdicts.push(...printGas(await runGasBench()));
+async function main(): Promise<void> {
+  const orders = envNumber('KEEPER_BENCH_ORDERS', 1_000);
+  const largeOrders = envNumber('KEEPER_BENCH_LARGE_ORDERS', 5_000);
+  const blockMs = envNumber('KEEPER_BENCH_BLOCK_MS', 2_000);
+  const raw = /^(1|true|yes|on)$/i.test(process.env.KEEPER_BENCH_RAW_DEVNET ?? '');
+  console.log(
+    `keeper benchmarks (${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})`,
+  );
+  const verdicts: Verdict[] = [];
+
+  const only = process.env.KEEPER_BENCH_ONLY;
+  if (only !== undefined && only !== 'chains')
+    throw new Error(`KEEPER_BENCH_ONLY must be chains, got ${only}`);
+  if (only !== 'chains') await oneChainParts(verdicts, { orders, largeOrders, blockMs, raw });
+
+  const chainIds = (process.env.KEEPER_BENCH_CHAINS ?? '1,10,137,8453,42161').split(',').map(Number);
+  if (chainIds.length > 1) {
+    verdicts.push(
+      printMultiChain(
+        await runMultiChainBench({ chainIds, ordersPerChain: ONE_BATCH, blockIntervalMs: blockMs, log }),
+      ),
+    );
+  }
+
+  if (only !== 'chains') verdicts.push(...printGas(await runGasBench()));
 
   console.log(`\n== Targets (total ${elapsed()})`);
   console.table(verdicts.map((v) => ({ result: v.result, target: v.target, measured: v.measured })));

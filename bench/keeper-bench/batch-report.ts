@@ -59,17 +59,21 @@ interface TransactionRow {
 
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
-/** The keeper's batch transactions recorded since `sinceMs`, with their receipts, seen from the crossing block. */
+/**
+ * The keeper's batch transactions recorded since `sinceMs` (on `chainId` only, when given: `provider` is that
+ * chain's), with their receipts, seen from the crossing block.
+ */
 export async function batchReport(
   knex: Knex,
   provider: JsonRpcProvider,
   sinceMs: number,
   crossingBlock: number,
   crossedAtMs: number,
+  chainId?: number,
 ): Promise<BatchReport> {
-  const rows = await knex<TransactionRow>('keeper_transactions')
-    .where('created_at', '>=', sinceMs)
-    .orderBy('created_at', 'asc');
+  const query = knex<TransactionRow>('keeper_transactions').where('created_at', '>=', sinceMs);
+  if (chainId !== undefined) void query.where('chain_id', chainId);
+  const rows = await query.orderBy('created_at', 'asc');
   const counts = new Map<string, number>();
   const items: Array<{ transaction_id: string }> = await knex('keeper_transaction_items')
     .select('transaction_id')

@@ -45,6 +45,8 @@ export interface ServiceOptions {
   /** A store the caller set up (a MySQL server of its own); its cleanup runs on close. Wins over storeKind. */
   target?: StoreTarget;
   chainId?: number;
+  /** Several devnet chains at once (wins over chainId); `manifest`, `provider` and `chain` are the first one's. */
+  chainIds?: number[];
   keepers?: number;
   /** Executor keys per keeper, by index into the devnet's executors (default: keeper i uses executor i). */
   executorsPerKeeper?: number[][];
@@ -60,7 +62,7 @@ const FAST_KEEPER_ENV = {
 };
 
 export async function startService(opts: ServiceOptions = {}): Promise<RunningService> {
-  const chainId = opts.chainId ?? 1;
+  const chainIds = opts.chainIds ?? [opts.chainId ?? 1];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tas-service-'));
   const executorCount = Math.max(
     2,
@@ -70,8 +72,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const devnet = await startDevnet(
     loadDevnetConfig({
       DATA_DIR: dataDir,
-      DEVNET_CHAINS: String(chainId),
-      DEVNET_PORTS: '0',
+      DEVNET_CHAINS: chainIds.join(','),
+      DEVNET_PORTS: chainIds.map(() => '0').join(','),
       DEVNET_EXECUTORS: String(executorCount),
       ...opts.devnetEnv,
     }),
