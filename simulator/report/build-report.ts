@@ -9,6 +9,7 @@ import type { ResolvedScenario } from '../scenario/scenario-types';
 import { triggeredAtBlock } from '../scenario/trigger-block';
 import type {
   DcaStrategyReport,
+  ExecutableSpan,
   GasByBatchSize,
   LimitTotals,
   ObservedExecution,
@@ -38,7 +39,7 @@ interface Side {
   buy: TokenInfo;
 }
 
-type LimitOutcome = 'filled' | 'expired' | 'failed' | 'missed' | 'untriggered';
+type LimitOutcome = 'filled' | 'expired' | 'failed' | 'missed' | 'never-executable' | 'untriggered';
 
 const NO_EVENTS: OrderEvents = { executed: null, lastFailure: null };
 
@@ -205,7 +206,22 @@ function limitOrder(
   const expiresAtBlock =
     plan.expiresAfterBlocks === undefined ? Infinity : plan.atBlock + plan.expiresAfterBlocks;
   const triggered = reached !== null && reached < expiresAtBlock ? reached : null;
+  const span = facts.executable[placed.id];
   const chain = chainFields(side, found);
+  const since = (from: number | null | undefined): number | null =>
+    chain.filledAtBlock !== null && from !== null && from !== undefined ? chain.filledAtBlock - from : null;
+  const reason = reasonOf(placed.reasonFail.join('; '), found);
+  const outcome: LimitOutcome = found.executed
+    ? 'filled'
+    : placed.status === 'failed' && !isExpired(placed)
+      ? 'failed'
+      : span
+        ? 'missed'
+        : isExpired(placed)
+          ? 'expired'
+          : triggered !== null
+            ? 'never-executable'
+            : 'untriggered';
   const order: ReportOrder = {
     id: placed.id,
     kind: 'limit',
@@ -218,20 +234,14 @@ function limitOrder(
     status: placed.status,
     placedAtBlock: placed.placedAtBlock,
     triggeredAtBlock: triggered,
+    executableAtBlock: span?.first ?? null,
+    executableBlocks: span?.blocks ?? 0,
     ...chain,
-    latencyBlocks:
-      chain.filledAtBlock !== null && triggered !== null ? chain.filledAtBlock - triggered : null,
-    reason: reasonOf(placed.reasonFail.join('; '), found),
+    latencyBlocks: since(span?.first),
+    pathLatencyBlocks: since(triggered),
+    reason,
+    missedBecause: outcome === 'missed' && span ? missedBecause(span, placed, reason) : null,
   };
-  const outcome: LimitOutcome = found.executed
-    ? 'filled'
-    : isExpired(placed)
-      ? 'expired'
-      : placed.status === 'failed'
-        ? 'failed'
-        : triggered !== null
-          ? 'missed'
-          : 'untriggered';
   return {
     order,
     outcome,
@@ -239,6 +249,16 @@ function limitOrder(
     feeUnits: found.executed ? BigInt(found.executed.fee) : 0n,
     sellDecimals: side.sell.decimals,
   };
+}
+
+/** Why an executable order never filled, as far as the run can tell: when it was executable, and its end. */
+function missedBecause(span: ExecutableSpan, placed: PlacedLimitOrder, reason: string | null): string {
+  const when =
+    span.blocks === 1
+      ? `executable at block ${span.first} only`
+      : `executable at ${span.blocks} blocks from ${span.first} to ${span.last}`;
+  const end = [`ended ${placed.status}`, reason, placed.diagnosis && `diagnosis ${placed.diagnosis}`];
+  return `${when}; ${end.filter(Boolean).join('; ')}`;
 }
 
 function dcaIterations(
@@ -263,9 +283,13 @@ function dcaIterations(
       status: dcaOrder.status,
       placedAtBlock: placed.placedAtBlock,
       triggeredAtBlock: null,
+      executableAtBlock: null,
+      executableBlocks: null,
       ...chainFields(side, found),
       latencyBlocks: null,
+      pathLatencyBlocks: null,
       reason: reasonOf(dcaOrder.errorMessage, found),
+      missedBecause: null,
       strategyId: placed.strategyId,
       iteration: k + 1,
     };
@@ -326,21 +350,27 @@ function limitTotals(facts: SimulationFacts, entries: readonly LimitEntry[]): Li
     sum.units += entry.feeUnits;
     fees.set(entry.feeKey, sum);
   }
-  // The ratio is over triggered orders only: an order the path never triggered that filled all the same (the pool
-  // and the path can differ by a rounding) would otherwise push it past 1.
-  const filledTriggered = triggered.filter((e) => e.outcome === 'filled').length;
+  // Each ratio is over its own set only: an order the path never triggered that filled all the same (the pool and
+  // the path can differ by a rounding) would otherwise push it past 1.
+  const ratio = (set: readonly LimitEntry[]): number =>
+    set.length === 0 ? 0 : round(set.filter((e) => e.outcome === 'filled').length / set.length, 4);
+  const executable = entries.filter((e) => e.order.executableAtBlock !== null);
+  const blocks = (pick: (o: ReportOrder) => number | null): Percentiles =>
+    percentiles(entries.flatMap((e) => (pick(e.order) === null ? [] : [pick(e.order)!])));
   return {
     placed: entries.length,
     triggered: triggered.length,
+    executable: executable.length,
     filled: count('filled'),
     missed: count('missed'),
     expired: count('expired'),
     failed: sortedRecord(failed),
+    neverExecutable: count('never-executable'),
     untriggered: count('untriggered'),
-    fillRatio: triggered.length === 0 ? 0 : round(filledTriggered / triggered.length, 4),
-    latencyBlocks: percentiles(
-      entries.flatMap((e) => (e.order.latencyBlocks === null ? [] : [e.order.latencyBlocks])),
-    ),
+    fillRatio: ratio(executable),
+    triggeredFillRatio: ratio(triggered),
+    latencyBlocks: blocks((o) => o.latencyBlocks),
+    pathLatencyBlocks: blocks((o) => o.pathLatencyBlocks),
     gasPerOrderByBatchSize: gasByBatchSize(facts.executions),
     fees: Object.fromEntries(
       [...fees.entries()]

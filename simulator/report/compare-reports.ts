@@ -40,24 +40,35 @@ export function compareReports(a: SimulationReport, b: SimulationReport, labels:
 function limitRows(a: SimulationReport, b: SimulationReport): Row[] {
   const la = a.totals.limit;
   const lb = b.totals.limit;
-  const int = (metric: string, pick: (r: SimulationReport['totals']['limit']) => number | null): Row => ({
+  // A report written before a total existed (executable, neverExecutable, pathLatencyBlocks) shows it as missing.
+  type Totals = Partial<SimulationReport['totals']['limit']>;
+  const int = (metric: string, pick: (r: Totals) => number | null | undefined): Row => ({
     metric,
-    a: pick(la),
-    b: pick(lb),
+    a: pick(la) ?? null,
+    b: pick(lb) ?? null,
     format: 'int',
   });
   return [
     int('limit placed', (t) => t.placed),
     int('limit triggered', (t) => t.triggered),
+    int('limit executable', (t) => t.executable),
     int('limit filled', (t) => t.filled),
     int('limit missed', (t) => t.missed),
     int('limit expired', (t) => t.expired),
-    int('limit failed', (t) => Object.values(t.failed).reduce((sum, n) => sum + n, 0)),
+    int('limit failed', (t) => Object.values(t.failed ?? {}).reduce((sum, n) => sum + n, 0)),
+    int('limit never executable', (t) => t.neverExecutable),
     int('limit untriggered', (t) => t.untriggered),
-    { metric: 'fill ratio', a: la.fillRatio, b: lb.fillRatio, format: 'ratio' },
-    int('latency p50 (blocks)', (t) => t.latencyBlocks.p50),
-    int('latency p95 (blocks)', (t) => t.latencyBlocks.p95),
-    int('gas per order (mean)', (t) => meanGasPerOrder(t.gasPerOrderByBatchSize)),
+    { metric: 'fill ratio (executable)', a: la.fillRatio, b: lb.fillRatio, format: 'ratio' },
+    {
+      metric: 'fill ratio (triggered)',
+      a: (la as Totals).triggeredFillRatio ?? null,
+      b: (lb as Totals).triggeredFillRatio ?? null,
+      format: 'ratio',
+    },
+    int('latency p50 (blocks)', (t) => t.latencyBlocks?.p50),
+    int('latency p95 (blocks)', (t) => t.latencyBlocks?.p95),
+    int('path latency p50 (blocks)', (t) => t.pathLatencyBlocks?.p50),
+    int('gas per order (mean)', (t) => meanGasPerOrder(t.gasPerOrderByBatchSize ?? [])),
   ];
 }
 

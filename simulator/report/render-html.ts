@@ -2,7 +2,7 @@
  * report.html: one self-contained file a quant can open anywhere, offline. Inline CSS and inline SVG only, no
  * script, no font or stylesheet to fetch, no http(s) URL; every text taken from the report is escaped.
  */
-import type { ReportMarket, ReportOrder, SimulationReport } from './report-types';
+import type { Percentiles, ReportMarket, ReportOrder, SimulationReport } from './report-types';
 import {
   type LegendItem,
   type MarkerShape,
@@ -118,21 +118,27 @@ function header(report: SimulationReport): string {
   ].join('\n');
 }
 
+function latencyText(p: Percentiles): string {
+  return `${num(p.p50)} / ${num(p.p95)} / ${num(p.max)}`;
+}
+
 function totals(report: SimulationReport): string {
   const t = report.totals.limit;
   const failedCount = Object.values(t.failed).reduce((sum, n) => sum + n, 0);
   const rows: Array<[string, string]> = [
     ['placed', String(t.placed)],
-    ['triggered', String(t.triggered)],
+    ['triggered (the path reached the trigger)', String(t.triggered)],
+    ['executable (the market paid amount + fee at the trigger)', String(t.executable)],
     ['filled', String(t.filled)],
-    ['missed (triggered, still open)', String(t.missed)],
+    ['missed (executable, never filled)', String(t.missed)],
     ['expired', String(t.expired)],
     ['failed', String(failedCount)],
+    ['triggered, never executable, still open', String(t.neverExecutable)],
     ['never triggered, still open', String(t.untriggered)],
-    ['fill ratio (filled / triggered)', `${num(t.fillRatio * 100, 4)} %`],
-    ['latency p50 (blocks)', num(t.latencyBlocks.p50)],
-    ['latency p95 (blocks)', num(t.latencyBlocks.p95)],
-    ['latency max (blocks)', num(t.latencyBlocks.max)],
+    ['fill ratio (filled / executable)', `${num(t.fillRatio * 100, 4)} %`],
+    ['fill ratio (filled / triggered)', `${num(t.triggeredFillRatio * 100, 4)} %`],
+    ['latency p50 / p95 / max (blocks from executable)', latencyText(t.latencyBlocks)],
+    ['path latency p50 / p95 / max (blocks from triggered)', latencyText(t.pathLatencyBlocks)],
   ];
   const failed = Object.entries(t.failed);
   const fees = Object.entries(t.fees);
@@ -295,10 +301,10 @@ function latency(report: SimulationReport): string {
   const values = report.orders
     .filter((o) => o.kind === 'limit' && o.latencyBlocks !== null)
     .map((o) => o.latencyBlocks as number);
-  const heading = '<h2 id="latency">Latency: trigger to fill (limit orders)</h2>';
+  const heading = '<h2 id="latency">Latency: executable to fill (limit orders)</h2>';
   if (values.length === 0) {
     const plot = plotArea({ width: 960, height: 260, xDomain: [0, 1], yDomain: [0, 1] });
-    return `${heading}\n${svgChart(plot, 'latency histogram (blocks)', emptyNote(plot, 'no filled limit order with a trigger'))}`;
+    return `${heading}\n${svgChart(plot, 'latency histogram (blocks)', emptyNote(plot, 'no filled limit order that was executable'))}`;
   }
   const min = Math.min(...values);
   const max = Math.max(...values);
@@ -330,7 +336,7 @@ function latency(report: SimulationReport): string {
     .filter((value) => Number.isInteger(value))
     .map((value) => ({ value, label: tickLabel(value) }));
   const body =
-    axes(plot, { x: 'blocks from trigger to fill', y: 'orders' }, { xTicks }) +
+    axes(plot, { x: 'blocks from executable to fill', y: 'orders' }, { xTicks }) +
     bars(plot, items, COLOURS.bar);
   return `${heading}\n${svgChart(plot, 'latency histogram (blocks)', body)}`;
 }
@@ -414,8 +420,8 @@ function orders(report: SimulationReport): string {
       : '';
   const head =
     '<tr><th>id</th><th>kind</th><th>chain</th><th>pair</th><th>sells</th><th>amount</th><th>trigger</th>' +
-    '<th>status</th><th>placed</th><th>triggered</th><th>filled</th><th>latency</th><th>price</th><th>gas</th>' +
-    '<th>batch</th><th>fee</th><th>tx</th><th>reason</th></tr>';
+    '<th>status</th><th>placed</th><th>triggered</th><th>executable</th><th>filled</th><th>latency</th>' +
+    '<th>price</th><th>gas</th><th>batch</th><th>fee</th><th>tx</th><th>reason</th></tr>';
   const rows = shown.map((o) => {
     const kind = o.kind === 'dca' ? `dca #${o.iteration ?? ''}` : 'limit';
     const tx = o.txHash === null ? '-' : `${o.txHash.slice(0, 10)}…`;
@@ -431,6 +437,7 @@ function orders(report: SimulationReport): string {
       cell(o.status) +
       cell(String(o.placedAtBlock), true) +
       cell(num(o.triggeredAtBlock), true) +
+      cell(num(o.executableAtBlock), true) +
       cell(num(o.filledAtBlock), true) +
       cell(num(o.latencyBlocks), true) +
       cell(num(o.executionPrice), true) +
@@ -438,7 +445,7 @@ function orders(report: SimulationReport): string {
       cell(num(o.batchSize), true) +
       cell(o.fee ?? '-', true) +
       (o.txHash === null ? cell(tx) : `<td title="${esc(o.txHash)}">${esc(tx)}</td>`) +
-      cell(o.reason ?? '') +
+      cell(o.missedBecause ?? o.reason ?? '') +
       '</tr>'
     );
   });

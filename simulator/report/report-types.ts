@@ -43,6 +43,14 @@ export interface TokenInfo {
   decimals: number;
 }
 
+/** The blocks at whose close a limit order was executable on its own terms (simulator/run/executable-orders.ts). */
+export interface ExecutableSpan {
+  first: number;
+  last: number;
+  /** How many blocks from first to last it was executable at. */
+  blocks: number;
+}
+
 /** A limit order the run placed, with what the API said about it at the end of the run. */
 export interface PlacedLimitOrder {
   plan: PlannedLimitOrder;
@@ -52,6 +60,8 @@ export interface PlacedLimitOrder {
   status: string;
   txHash: string;
   reasonFail: string[];
+  /** The API's diagnosis of a still pending order at the end (`code: message`), or null. */
+  diagnosis: string | null;
   /** The order's `expired` time, Unix ms, and the block at whose timestamp it lies. */
   expiresAt: number;
 }
@@ -92,6 +102,8 @@ export interface SimulationFacts {
   /** Per market (same order as scenario.markets): the pools' price after each block 0..blocks (reference pool). */
   realized: number[][];
   limitOrders: PlacedLimitOrder[];
+  /** By limit order id: the blocks it was executable at, as the run measured them; absent if never. */
+  executable: Record<string, ExecutableSpan>;
   dca: PlacedDca[];
   executions: ObservedExecution[];
   timings: RunTimings;
@@ -116,9 +128,18 @@ export interface ReportOrder {
   placedAtBlock: number;
   /** Limit orders: the first block at or after placement whose path price reaches the trigger; DCA: null. */
   triggeredAtBlock: number | null;
+  /**
+   * Limit orders: the first block at whose close the order was executable on its own terms (one routed swap of it
+   * and the orders asking less pays it (amount + fee) × trigger), measured by the run; null if never (and for DCA).
+   */
+  executableAtBlock: number | null;
+  /** Limit orders: how many blocks it was executable at (0 if never); null for DCA. */
+  executableBlocks: number | null;
   filledAtBlock: number | null;
-  /** filledAtBlock − triggeredAtBlock (limit orders). */
+  /** filledAtBlock − executableAtBlock (limit orders): the keeper's reaction, 1 at best (the next block). */
   latencyBlocks: number | null;
+  /** filledAtBlock − triggeredAtBlock (limit orders): from the path's mid price touching the trigger. */
+  pathLatencyBlocks: number | null;
   /** QUOTE per BASE of the market, from the amounts swapped (fee excluded). */
   executionPrice: number | null;
   txHash: string | null;
@@ -136,6 +157,8 @@ export interface ReportOrder {
   checkedOnChain: boolean;
   /** Why it failed or expired; null otherwise. */
   reason: string | null;
+  /** A missed limit order (executable, never filled): when it was executable and what became of it; else null. */
+  missedBecause: string | null;
   /** DCA iterations only. */
   strategyId?: string;
   /** DCA iterations only, 1-based. */
@@ -157,18 +180,29 @@ export interface GasByBatchSize {
 
 export interface LimitTotals {
   placed: number;
+  /** The path's price reached the trigger (before expiry). */
   triggered: number;
+  /** Executable at some block's close (executableAtBlock set). */
+  executable: number;
   filled: number;
-  /** Triggered, and neither filled, expired nor failed by the end of the run. */
+  /** Executable, and not filled (nor failed) by the end of the run: each has its missedBecause. */
   missed: number;
+  /** Expired without ever being executable. */
   expired: number;
   /** Failed limit orders by reason (the API's reasonFail, or the chain's OrderFailed reason). */
   failed: Record<string, number>;
+  /** Triggered by the path but never executable (the pools never paid amount + fee at the trigger), still open. */
+  neverExecutable: number;
   /** Never triggered and still open at the end. */
   untriggered: number;
-  /** filled / triggered (0 when nothing triggered). */
+  /** Filled executable orders / executable orders (0 when none was executable). */
   fillRatio: number;
+  /** Filled triggered orders / triggered orders (0 when nothing triggered). */
+  triggeredFillRatio: number;
+  /** Blocks from executable to filled. */
   latencyBlocks: Percentiles;
+  /** Blocks from the path touching the trigger to filled. */
+  pathLatencyBlocks: Percentiles;
   /** Over every batch of the run (limit orders and DCA iterations), by orders per transaction. */
   gasPerOrderByBatchSize: GasByBatchSize[];
   /** Execution fees paid by filled limit orders, human-readable units by token symbol (per chain: "1:WETH"). */

@@ -100,7 +100,8 @@ export async function prepareMakers(
   return signatures;
 }
 
-async function maxFeeBps(chain: ChainHandle, executor: string): Promise<bigint> {
+/** The OrderExecutor's fee cap (basis points of an order's amount). */
+export async function maxFeeBps(chain: ChainHandle, executor: string): Promise<bigint> {
   const iface = orderExecutorInterface();
   const raw = await chain.provider.call({ to: executor, data: iface.encodeFunctionData('maxFeeBps', []) });
   return BigInt(iface.decodeFunctionResult('maxFeeBps', raw)[0] as bigint);

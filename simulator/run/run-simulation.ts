@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseUnits } from 'ethers';
 import { devnetKeys, simulationMakers } from '../../devnet/keys';
 import type { ManifestChain } from '../../devnet/manifest';
 import type { ChainHandle } from '../../devnet/engine/devnet-chain';
@@ -16,10 +17,11 @@ import { expandOrders } from '../scenario/expand-orders';
 import { loadScenario } from '../scenario/load-scenario';
 import type { PlannedOrders, ResolvedScenario } from '../scenario/scenario-types';
 import { ChainObserver } from './chain-observer';
+import { ExecutableOrders, headGasPrice, type FeeTerms, type OpenLimitOrder } from './executable-orders';
 import { crossCheck } from './cross-check';
 import { interruptible, RunInterrupted } from './interruptible';
 import { MarketDriver } from './market-driver';
-import { prepareMakers, type PairSignatures } from './makers';
+import { maxFeeBps, prepareMakers, type PairSignatures } from './makers';
 import { PhaseTimer } from './phase-timer';
 import {
   dcaOnchainId,
@@ -206,6 +208,8 @@ async function drive(
     signatures,
     blockTimeSeconds,
   };
+  const executable = new ExecutableOrders(service.api.quoting.engine, await feeTerms(service, runs));
+  const filledKeys = new Set<string>();
   const startedAt = Date.now();
   let filled = 0;
   let failed = 0;
@@ -235,6 +239,8 @@ async function drive(
         runs.map(async (run, i) => {
           const seen = await run.observer.observe(mined[i], block);
           executions.push(...seen.executions);
+          for (const e of seen.executions)
+            if (e.executed) filledKeys.add(`${e.chainId}:${e.onchainId.toLowerCase()}`);
           filled += seen.executions.filter((e) => e.executed).length;
           failed += seen.executions.filter((e) => !e.executed).length;
           if (seen.moverFailures) {
@@ -249,6 +255,30 @@ async function drive(
     for (const run of runs) {
       await timer.time('follow', () => service.api.quoting.followNow(run.chainId));
       await timer.time('keeper', () => service.keeper.tickNow(run.chainId));
+    }
+    // The orders the keeper could act on at this close (placed before it, open, and still unexpired in the next
+    // block, which the run must still mine) that the market can fill on their own terms, judged on the pool state
+    // the service now holds. Not only those whose trigger the path reached: a route through pools the market does
+    // not move (USDC to WETH through USDT, say) can pay an order before its own market does.
+    if (block < blocks) {
+      await timer.time('judge', () =>
+        Promise.all(
+          runs.map((run) =>
+            executable.judge(
+              block,
+              run.chainId,
+              placedLimit.flatMap((placed) =>
+                placed.plan.chainId === run.chainId &&
+                placed.placedAtBlock < block &&
+                timestampOf(block + 1) * 1000 < placed.expiresAt &&
+                !filledKeys.has(`${run.chainId}:${placed.onchainId.toLowerCase()}`)
+                  ? [openOrder(run.manifest, placed)]
+                  : [],
+              ),
+            ),
+          ),
+        ),
+      );
     }
     // Placed once the keeper has published the block's reference prices; it acts on them from the next block.
     const dueLimit = plan.limit.filter((o) => o.atBlock === block);
@@ -298,6 +328,7 @@ async function drive(
     ),
     realized,
     limitOrders: collected.limit,
+    executable: executable.result(filledAtById(placedLimit, executions)),
     dca: collected.dca,
     executions,
     forked: Boolean((opts.env ?? process.env).DEVNET_FORK_URL),
@@ -309,6 +340,63 @@ interface LimitOrderJson {
   status: string;
   txHash: string;
   reasonFail: string[];
+  diagnosis?: { code: string; message: string };
+}
+
+/** The block each filled limit order filled at, by its service id. */
+function filledAtById(
+  placed: readonly PlacedLimit[],
+  executions: readonly ObservedExecution[],
+): Map<string, number> {
+  const byKey = new Map(placed.map((p) => [`${p.plan.chainId}:${p.onchainId.toLowerCase()}`, p.id]));
+  const filled = new Map<string, number>();
+  for (const e of executions) {
+    const id = byKey.get(`${e.chainId}:${e.onchainId.toLowerCase()}`);
+    if (e.executed && id !== undefined && !filled.has(id)) filled.set(id, e.block);
+  }
+  return filled;
+}
+
+/** How each chain's execution fee is priced, for judging which orders were executable. */
+async function feeTerms(
+  service: SimulationService,
+  runs: readonly ChainRun[],
+): Promise<Map<number, FeeTerms>> {
+  const terms = new Map<number, FeeTerms>();
+  for (const run of runs) {
+    const chain = service.devnet.chains.find((c) => c.chainId === run.chainId);
+    if (!chain) throw new Error(`chain ${run.chainId} has no configuration`);
+    terms.set(run.chainId, {
+      wrappedNative: chain.wrappedNative,
+      nativeDecimals: chain.nativeDecimals,
+      maxFeeBps: await maxFeeBps(run.handle, run.manifest.contracts.orderExecutor),
+      gasPrice: () => headGasPrice(run.handle.provider),
+    });
+  }
+  return terms;
+}
+
+const openOrders = new WeakMap<PlacedLimit, OpenLimitOrder>();
+
+/** The order as the judgment of executable orders takes it (built once per order). */
+function openOrder(manifest: ManifestChain, placed: PlacedLimit): OpenLimitOrder {
+  const known = openOrders.get(placed);
+  if (known) return known;
+  const token = (symbol: string) => {
+    const found = manifest.tokens.find((t) => t.symbol === symbol);
+    if (!found) throw new Error(`token ${symbol} is not on chain ${manifest.chainId}`);
+    return { address: found.address, decimals: found.decimals };
+  };
+  const tokenIn = token(placed.plan.sell);
+  const order = {
+    id: placed.id,
+    tokenIn,
+    tokenOut: token(placed.plan.buy),
+    amountIn: parseUnits(placed.plan.amount, tokenIn.decimals),
+    trigger: placed.plan.trigger,
+  };
+  openOrders.set(placed, order);
+  return order;
 }
 
 interface DcaStrategyJson {
@@ -352,6 +440,7 @@ async function collect(
         status: order.status,
         txHash: order.txHash.toLowerCase(),
         reasonFail: order.reasonFail,
+        diagnosis: order.diagnosis ? `${order.diagnosis.code}: ${order.diagnosis.message}` : null,
       };
     }),
     dca: dca.map((placed) => {

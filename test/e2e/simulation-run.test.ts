@@ -75,7 +75,7 @@ describe('npm run simulate (the shipped dip-and-rally scenario, through the publ
   it('exits 0 with a one-screen summary and leaves no process behind', () => {
     expect({ code: ran.code, stderr: ran.stderr.slice(-2000) }).toMatchObject({ code: 0 });
     expect(ran.stdout).toContain('dip-and-rally: 200 blocks of 12 s, seed 7');
-    expect(ran.stdout).toMatch(/limit orders: placed 8, triggered 8, filled 8,/);
+    expect(ran.stdout).toMatch(/limit orders: placed 8, triggered 8, executable 8, filled 8, missed 0,/);
     expect(ran.stdout).toContain(path.join(out, 'report.html'));
     expect(ran.stdout.split('\n').length).toBeLessThan(25);
     expect(processesUsing(dataDir)).toEqual([]);
@@ -104,7 +104,14 @@ describe('npm run simulate (the shipped dip-and-rally scenario, through the publ
       expect(order.txHash).toMatch(/^0x[0-9a-f]{64}$/);
       expect(order.gasUsed).toBeGreaterThan(21_000);
       expect(order.filledAtBlock).toBeGreaterThan(120);
-      expect(order.latencyBlocks).toBe(order.filledAtBlock! - 120);
+      expect(order.pathLatencyBlocks).toBe(order.filledAtBlock! - 120);
+      // At the trigger's own block the pools' mid is 3100: no swap pays 3100 net of the pool fee and the fee.
+      expect(order.executableAtBlock).toBeGreaterThan(120);
+      expect(order.latencyBlocks).toBe(order.filledAtBlock! - order.executableAtBlock!);
+      // The maker's trigger is a net price: what it received pays (amount + fee) × 3100.
+      expect(Number(order.amountOut)).toBeGreaterThanOrEqual(
+        (Number(order.amountIn) + Number(order.fee)) * 3100,
+      );
       // Sold above the trigger less the order's 1 % slippage, and never above the market's top.
       expect(order.executionPrice).toBeGreaterThan(3100 * 0.99);
       expect(order.executionPrice).toBeLessThanOrEqual(3300);
@@ -113,13 +120,18 @@ describe('npm run simulate (the shipped dip-and-rally scenario, through the publ
     expect(report.totals.limit).toMatchObject({
       placed: 8,
       triggered: 8,
+      executable: 8,
       filled: 8,
       missed: 0,
       expired: 0,
       failed: {},
+      neverExecutable: 0,
       untriggered: 0,
       fillRatio: 1,
     });
+    // Issue 27: each order filled in the block after the one that made it executable (p50 1, max 2 at most).
+    expect(report.totals.limit.latencyBlocks.p50).toBe(1);
+    expect(report.totals.limit.latencyBlocks.max).toBeLessThanOrEqual(2);
     expect(report.discrepancies).toEqual([]);
   });
 

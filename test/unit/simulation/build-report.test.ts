@@ -9,18 +9,24 @@ function orderById(id: string): ReportOrder {
 }
 
 describe('buildReport', () => {
-  it('totals the limit orders: each outcome counted once, ratio over triggered orders', () => {
+  it('totals the limit orders: each outcome counted once, ratios over executable and triggered orders', () => {
     const { limit } = buildReport(facts()).totals;
     expect(limit).toEqual({
       placed: 6,
       triggered: 3,
+      executable: 3,
       filled: 2,
       missed: 1,
       expired: 1,
       failed: { insufficient_allowance: 1 },
+      neverExecutable: 0,
       untriggered: 1,
       fillRatio: 0.6667,
-      latencyBlocks: { p50: 1, p95: 2, max: 2 },
+      triggeredFillRatio: 0.6667,
+      // '01' executable at 4, filled at 5; '06' executable at 7, filled at 8.
+      latencyBlocks: { p50: 1, p95: 1, max: 1 },
+      // '01' triggered at 3; '06' at 7.
+      pathLatencyBlocks: { p50: 1, p95: 2, max: 2 },
       gasPerOrderByBatchSize: [
         // 90,000, 150,000, 120,000 and 80,001 gas for one order each.
         { batchSize: 1, batches: 4, gasPerOrder: 110_000 },
@@ -44,8 +50,11 @@ describe('buildReport', () => {
       status: 'completed',
       placedAtBlock: 0,
       triggeredAtBlock: 3,
+      executableAtBlock: 4,
+      executableBlocks: 1,
       filledAtBlock: 5,
-      latencyBlocks: 2,
+      latencyBlocks: 1,
+      pathLatencyBlocks: 2,
       executionPrice: 3100,
       txHash: TX.a,
       gasUsed: 300_000,
@@ -55,7 +64,54 @@ describe('buildReport', () => {
       amountOut: '1550.0',
       checkedOnChain: true,
       reason: null,
+      missedBecause: null,
     });
+  });
+
+  it('explains a missed order: when it was executable, how it ended, the chain and the API on why', () => {
+    expect(orderById('04')).toMatchObject({
+      status: 'pending',
+      executableAtBlock: 4,
+      executableBlocks: 2,
+      filledAtBlock: null,
+      latencyBlocks: null,
+      missedBecause:
+        'executable at 2 blocks from 4 to 5; ended pending; slippage; diagnosis WAITING_FOR_BLOCK: tried again soon',
+    });
+  });
+
+  it('counts an order the path triggered but the pools never paid as never executable, not missed', () => {
+    const base = facts();
+    const before = buildReport(base).totals.limit;
+    delete base.executable['04'];
+    const report = buildReport(base);
+    expect(report.orders.find((o) => o.id === '04')).toMatchObject({
+      triggeredAtBlock: 4,
+      executableAtBlock: null,
+      executableBlocks: 0,
+      missedBecause: null,
+    });
+    expect(report.totals.limit).toMatchObject({
+      triggered: before.triggered,
+      executable: before.executable - 1,
+      missed: before.missed - 1,
+      neverExecutable: 1,
+      fillRatio: 1,
+      triggeredFillRatio: before.triggeredFillRatio,
+    });
+  });
+
+  it('counts an executable order that expired unfilled as missed', () => {
+    const base = facts();
+    const order = base.limitOrders.find((o) => o.id === '04')!;
+    order.status = 'failed';
+    order.reasonFail = ['expired'];
+    order.diagnosis = null;
+    const report = buildReport(base);
+    expect(report.orders.find((o) => o.id === '04')?.missedBecause).toBe(
+      'executable at 2 blocks from 4 to 5; ended failed; expired',
+    );
+    expect(report.totals.limit).toMatchObject({ missed: 1, expired: 1 });
   });
 
   it('prices a quote seller in QUOTE per BASE (in / out) and checks its trigger from the planned block', () => {
@@ -221,6 +277,8 @@ describe('buildReport', () => {
     const order = base.limitOrders.find((o) => o.id === '04')!;
     // 3150 is first reached at block 4; the order expires at block 3.
     order.plan.expiresAfterBlocks = 3;
+    // Nor could it have been executable after its expiry.
+    delete base.executable['04'];
     order.status = 'failed';
     order.reasonFail = ['expired'];
     const report = buildReport(base);

@@ -14,14 +14,18 @@ describe('compareReports', () => {
         'blocks                             |          10 |          10 |          0',
         'limit placed                       |           6 |           6 |          0',
         'limit triggered                    |           3 |           3 |          0',
+        'limit executable                   |           3 |           3 |          0',
         'limit filled                       |           2 |           1 |         -1',
         'limit missed                       |           1 |           1 |          0',
         'limit expired                      |           1 |           1 |          0',
         'limit failed                       |           1 |           2 |         +1',
+        'limit never executable             |           0 |           0 |          0',
         'limit untriggered                  |           1 |           1 |          0',
-        'fill ratio                         |      0.6667 |      0.3333 |    -0.3334',
+        'fill ratio (executable)            |      0.6667 |      0.3333 |    -0.3334',
+        'fill ratio (triggered)             |      0.6667 |      0.3333 |    -0.3334',
         'latency p50 (blocks)               |           1 |           2 |         +1',
-        'latency p95 (blocks)               |           2 |           2 |          0',
+        'latency p95 (blocks)               |           1 |           2 |         +1',
+        'path latency p50 (blocks)          |           1 |           2 |         +1',
         'gas per order (mean)               |      117500 |      112857 |      -4643',
         'fees 1:USDC                        |         2.0 |           0 |       -2.0',
         'fees 1:WETH                        |       0.001 |       0.001 |        0.0',
@@ -59,6 +63,24 @@ describe('compareReports', () => {
       .find((l) => l.startsWith('latency p50'));
     // The last column is as wide as its widest cell, the fill ratio's 0.0000.
     expect(line).toBe('latency p50 (blocks)               |           - |           - |      -');
+  });
+
+  it('compares a report written before the executable totals existed, showing them as "-"', () => {
+    const older = buildReport(facts());
+    const totals = older.totals.limit as Partial<typeof older.totals.limit>;
+    delete totals.executable;
+    delete totals.neverExecutable;
+    delete totals.triggeredFillRatio;
+    delete totals.pathLatencyBlocks;
+    const lines = compareReports(older, buildReport(facts()), ['old', 'new']).split('\n');
+    expect(
+      lines.filter((l) => /^(limit executable|limit never|fill ratio \(triggered|path latency)/.test(l)),
+    ).toEqual([
+      'limit executable                   |           - |           3 |      -',
+      'limit never executable             |           - |           0 |      -',
+      'fill ratio (triggered)             |           - |      0.6667 |      -',
+      'path latency p50 (blocks)          |           - |           1 |      -',
+    ]);
   });
 });
 

@@ -49,7 +49,7 @@ describe('renderHtml', () => {
   it('still draws every chart, with a note, when nothing filled', () => {
     const html = renderHtml(buildReport(facts({ executions: [], limitOrders: [], dca: [] })));
     expect(count(html, '<svg')).toBe(3);
-    expect(html).toContain('no filled limit order with a trigger');
+    expect(html).toContain('no filled limit order that was executable');
     expect(html).toContain('>no transaction</text>');
   });
 

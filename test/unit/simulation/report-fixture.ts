@@ -84,6 +84,7 @@ function limit(
     status,
     txHash: '',
     reasonFail,
+    diagnosis: null,
     expiresAt: 0,
   };
 }
@@ -97,13 +98,28 @@ export function limitOrders(): PlacedLimitOrder[] {
     // Needs 3200: never reached; expired.
     limit('03', plan('L0.2', true, '3200'), 'failed', ['expired']),
     // Triggered at 4 (3150), one failed attempt, still pending at the end.
-    limit('04', plan('L0.3', true, '3150'), 'pending'),
+    {
+      ...limit('04', plan('L0.3', true, '3150'), 'pending'),
+      diagnosis: 'WAITING_FOR_BLOCK: tried again soon',
+    },
     // Needs the price at or below 2500: never.
     limit('05', plan('L0.4', false, '0.0004'), 'pending'),
     // Needs the price at or below 1 / 0.000342465753 = 2920.0000: block 7 only. Planned for block 7, the API
     // took it at block 8: triggered at 7 all the same, filled at 8.
     limit('06', plan('L1.0', false, '0.000342465753', 7), 'completed', [], 8, '0xab06'),
   ];
+}
+
+/**
+ * What the run measured: '01' executable at block 4 (filled at 5); '04' at blocks 4 and 5, never filled (a missed
+ * order); '06' at 7 (filled at 8). '02', '03' and '05' were never triggered.
+ */
+export function executableSpans(): SimulationFacts['executable'] {
+  return {
+    '01': { first: 4, last: 4, blocks: 1 },
+    '04': { first: 4, last: 5, blocks: 2 },
+    '06': { first: 7, last: 7, blocks: 1 },
+  };
 }
 
 export function dcaStrategies(): PlacedDca[] {
@@ -233,6 +249,7 @@ export function facts(overrides: Partial<SimulationFacts> = {}): SimulationFacts
     },
     realized: [PRICES.map((p) => p + 1)],
     limitOrders: limitOrders(),
+    executable: executableSpans(),
     dca: dcaStrategies(),
     executions: executions(),
     timings: {
@@ -252,6 +269,7 @@ export function otherReport(): SimulationReport {
   other.limitOrders[3].status = 'failed';
   other.limitOrders[3].reasonFail = ['slippage'];
   other.executions = other.executions.filter((e) => e.onchainId !== '0xAB06');
+  other.executable['01'] = { first: 3, last: 4, blocks: 2 };
   other.timings = { ...other.timings, wallSeconds: 0.02 };
   const report = buildReport(other);
   report.dca = [];
