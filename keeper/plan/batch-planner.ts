@@ -5,6 +5,7 @@ import { pathsOf, type PathParams } from '../../shared/routing/swap-calldata';
 import type { BatchGroup } from './execute-batch-call';
 import type { ExecutionOrder } from './execution-order';
 import { valueAtPrice } from '../../shared/domain/amount-bounds';
+import { minimumAtBound, type PairBound } from '../../shared/domain/price-bound';
 
 export interface PricedOrder {
   order: ExecutionOrder;
@@ -32,22 +33,6 @@ export interface GroupPlan {
   planned?: PlannedGroup;
   /** Orders the routed price does not (or no longer) satisfy: released, not failed. */
   notCrossed: ExecutionOrder[];
-}
-
-/**
- * The OrderExecutor's price bound of a pair as the contract applies it (PriceBound.minimumAtBound): the bound price
- * (Q128, out base units per in base unit) and the deviation allowed below it.
- */
-export interface PairBound {
-  priceX128: bigint;
-  deviationBps: bigint;
-}
-
-const Q128 = 1n << 128n;
-
-/** floor(floor(amountIn × price / 2^128) × (10⁴ − deviation) / 10⁴): the contract's arithmetic exactly. */
-export function minimumAtBound(amountIn: bigint, bound: PairBound): bigint {
-  return (((amountIn * bound.priceX128) / Q128) * (10_000n - bound.deviationBps)) / 10_000n;
 }
 
 /**

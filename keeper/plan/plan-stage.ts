@@ -12,13 +12,8 @@ import type { KeeperMetrics } from '../keeper-metrics';
 import type { OrderMoves } from '../order-moves';
 import type { RowGuard } from '../row-guard';
 import { isOutageError, type ChainAvailability } from '../watch/chain-availability';
-import {
-  planGroup,
-  type PairBound,
-  type PlannedGroup,
-  type PlannedOrder,
-  type PricedOrder,
-} from './batch-planner';
+import { planGroup, type PlannedGroup, type PlannedOrder, type PricedOrder } from './batch-planner';
+import type { PairBound } from '../../shared/domain/price-bound';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { batchPulls } from './execute-batch-call';
 import { GAS_PER_ORDER, executionFee } from '../../shared/routing/execution-fee';

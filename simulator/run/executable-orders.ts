@@ -1,5 +1,7 @@
-import type { JsonRpcProvider } from 'ethers';
+import { getAddress, type JsonRpcProvider } from 'ethers';
+import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { valueAtPrice } from '../../shared/domain/amount-bounds';
+import { minimumAtBound, type PairBound } from '../../shared/domain/price-bound';
 import { executionFee, GAS_PER_ORDER } from '../../shared/routing/execution-fee';
 import { Prices } from '../../shared/routing/prices/usd-prices';
 import type { QuoteEngine } from '../../shared/routing/quote-engine';
@@ -16,19 +18,21 @@ export interface OpenLimitOrder {
   trigger: string;
 }
 
-/** What the fee of an order on one chain is priced with (README, plan stage). */
-export interface FeeTerms {
+/** What an order on one chain must be paid: its fee's pricing (README, plan stage) and the pair's price bound. */
+export interface ChainTerms {
   wrappedNative: string;
   nativeDecimals: number;
   /** The OrderExecutor's fee cap, which the run's makers also signed. */
   maxFeeBps: bigint;
   /** The gas price the fee is priced at, read at the judged block (headGasPrice). */
   gasPrice: () => Promise<bigint>;
+  /** The OrderExecutor's price bound of the pair at the judged block; undefined: none, its orders would fail. */
+  priceBound: (tokenIn: string, tokenOut: string) => Promise<PairBound | undefined>;
 }
 
 interface Judged {
   order: OpenLimitOrder;
-  /** (amount + fee) × trigger, in base units of tokenOut, rounded up: what the order must receive. */
+  /** What the order must receive, base units of tokenOut: (amount + fee) × trigger, rounded up, or the bound's. */
   required: bigint;
 }
 
@@ -37,8 +41,9 @@ interface Judged {
  * close, independently of what the keeper did: the order is executable at block b when one swap of its amount,
  * together with the open orders of its pair that ask less per unit sold (earlier placed first among equals), routed
  * through the service's quote engine on the pools as block b left them (what POST /quotes answers), pays every one
- * of them its pro-rata share of at least (amount + fee) × trigger. The fee is the documented execution fee
- * (GAS_PER_ORDER at the head's base fee plus priority fee, in the sold token at the routed rate, capped at
+ * of them its pro-rata share of at least (amount + fee) × trigger, and at least what the OrderExecutor's price bound
+ * of the pair lets through (the deviation from its oracle each maker signed). The fee is the documented execution
+ * fee (GAS_PER_ORDER at the head's base fee plus priority fee, in the sold token at the routed rate, capped at
  * maxFeeBps). A trigger is the maker's net price: the market "reaching" it means this, not the path's mid price
  * touching it (a pool pays its mid less its fee and the trade's impact).
  */
@@ -52,7 +57,7 @@ export class ExecutableOrders {
 
   constructor(
     private readonly engine: QuoteEngine,
-    private readonly terms: ReadonlyMap<number, FeeTerms>,
+    private readonly terms: ReadonlyMap<number, ChainTerms>,
   ) {
     // Rates only: no listed-token lookups are made.
     this.prices = new Prices(engine, { tokensOf: () => [] });
@@ -95,7 +100,13 @@ export class ExecutableOrders {
     if (!terms) throw new Error(`no fee terms for chain ${chainId}`);
     const gasPriceWei = await terms.gasPrice();
     const pairs = new Map<string, Judged[]>();
+    const bounds = new Map<string, Promise<PairBound | undefined>>();
     for (const order of open) {
+      const key = `${order.tokenIn.address.toLowerCase()}>${order.tokenOut.address.toLowerCase()}`;
+      if (!bounds.has(key)) bounds.set(key, terms.priceBound(order.tokenIn.address, order.tokenOut.address));
+      const bound = await bounds.get(key);
+      // No bound: the contract fails the pair's orders (NO_PRICE_BOUND), so none can fill.
+      if (!bound) continue;
       const fee = executionFee({
         prices: this.prices,
         chainId,
@@ -109,15 +120,18 @@ export class ExecutableOrders {
       });
       // No route from the native coin: the fee cannot be priced, so nothing can fill it.
       if (fee === undefined) continue;
-      const required = valueAtPrice(
+      const atTrigger = valueAtPrice(
         order.amountIn + fee,
         order.trigger,
         order.tokenIn.decimals,
         order.tokenOut.decimals,
         'up',
       );
-      const key = `${order.tokenIn.address.toLowerCase()}>${order.tokenOut.address.toLowerCase()}`;
-      pairs.set(key, [...(pairs.get(key) ?? []), { order, required }]);
+      const atBound = minimumAtBound(order.amountIn, bound);
+      pairs.set(key, [
+        ...(pairs.get(key) ?? []),
+        { order, required: atTrigger > atBound ? atTrigger : atBound },
+      ]);
     }
     for (const judged of pairs.values()) this.fillable(block, chainId, judged, gasPriceWei);
   }
@@ -180,4 +194,33 @@ export async function headGasPrice(provider: JsonRpcProvider): Promise<bigint> {
   const base = block?.baseFeePerGas;
   if (base === null || base === undefined) return (await provider.getFeeData()).gasPrice ?? 0n;
   return base + BigInt(tip);
+}
+
+/**
+ * The OrderExecutor's price bound of a pair as the keeper's plan reads it: its `priceBound` view (a view that
+ * reverts, a broken source, or a zero price is no bound) and its `maxDeviationBps`.
+ */
+export function priceBoundReader(
+  provider: JsonRpcProvider,
+  orderExecutor: string,
+): (tokenIn: string, tokenOut: string) => Promise<PairBound | undefined> {
+  const iface = orderExecutorInterface();
+  let deviation: Promise<bigint> | undefined;
+  return async (tokenIn, tokenOut) => {
+    deviation ??= provider
+      .call({ to: orderExecutor, data: iface.encodeFunctionData('maxDeviationBps', []) })
+      .then((raw) => BigInt(iface.decodeFunctionResult('maxDeviationBps', raw)[0] as bigint));
+    let raw: string;
+    try {
+      raw = await provider.call({
+        to: orderExecutor,
+        data: iface.encodeFunctionData('priceBound', [getAddress(tokenIn), getAddress(tokenOut)]),
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'CALL_EXCEPTION') return undefined;
+      throw err;
+    }
+    const priceX128 = BigInt(iface.decodeFunctionResult('priceBound', raw)[0] as bigint);
+    return priceX128 === 0n ? undefined : { priceX128, deviationBps: await deviation };
+  };
 }

@@ -17,7 +17,13 @@ import { expandOrders } from '../scenario/expand-orders';
 import { loadScenario } from '../scenario/load-scenario';
 import type { PlannedOrders, ResolvedScenario } from '../scenario/scenario-types';
 import { ChainObserver } from './chain-observer';
-import { ExecutableOrders, headGasPrice, type FeeTerms, type OpenLimitOrder } from './executable-orders';
+import {
+  ExecutableOrders,
+  headGasPrice,
+  priceBoundReader,
+  type ChainTerms,
+  type OpenLimitOrder,
+} from './executable-orders';
 import { crossCheck } from './cross-check';
 import { interruptible, RunInterrupted } from './interruptible';
 import { MarketDriver } from './market-driver';
@@ -208,7 +214,7 @@ async function drive(
     signatures,
     blockTimeSeconds,
   };
-  const executable = new ExecutableOrders(service.api.quoting.engine, await feeTerms(service, runs));
+  const executable = new ExecutableOrders(service.api.quoting.engine, await chainTerms(service, runs));
   const filledKeys = new Set<string>();
   const startedAt = Date.now();
   let filled = 0;
@@ -357,12 +363,12 @@ function filledAtById(
   return filled;
 }
 
-/** How each chain's execution fee is priced, for judging which orders were executable. */
-async function feeTerms(
+/** How each chain's execution fee is priced and its price bounds read, for judging which orders were executable. */
+async function chainTerms(
   service: SimulationService,
   runs: readonly ChainRun[],
-): Promise<Map<number, FeeTerms>> {
-  const terms = new Map<number, FeeTerms>();
+): Promise<Map<number, ChainTerms>> {
+  const terms = new Map<number, ChainTerms>();
   for (const run of runs) {
     const chain = service.devnet.chains.find((c) => c.chainId === run.chainId);
     if (!chain) throw new Error(`chain ${run.chainId} has no configuration`);
@@ -371,6 +377,7 @@ async function feeTerms(
       nativeDecimals: chain.nativeDecimals,
       maxFeeBps: await maxFeeBps(run.handle, run.manifest.contracts.orderExecutor),
       gasPrice: () => headGasPrice(run.handle.provider),
+      priceBound: priceBoundReader(run.handle.provider, run.manifest.contracts.orderExecutor),
     });
   }
   return terms;

@@ -13,7 +13,7 @@ import { DEFAULT_PRICE_BOUND } from '../../devnet/world/deploy-service-contracts
 import { deployWorld, type DeployedWorld } from '../../devnet/world/deploy-world';
 import { referencePrice, tokenSpec, worldSpec } from '../../devnet/world/world-spec';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
-import { minimumAtBound } from '../../keeper/plan/batch-planner';
+import { minimumAtBound } from '../../shared/domain/price-bound';
 
 /**
  * The OrderExecutor's price bound on a devnet world, read through its own views: each source (a Uniswap V3 pool's

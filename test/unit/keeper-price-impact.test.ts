@@ -1,4 +1,5 @@
-import { minimumAtBound, planGroup, type PairBound, type PricedOrder } from '../../keeper/plan/batch-planner';
+import { planGroup, type PricedOrder } from '../../keeper/plan/batch-planner';
+import { minimumAtBound, type PairBound } from '../../shared/domain/price-bound';
 import type { ExecutionOrder } from '../../keeper/plan/execution-order';
 import { integratorOf, onchainOrderIdOf, orderRefOf } from '../../shared/domain/pair-authorization';
 import { connectorsOf, QuoteEngine } from '../../shared/routing/quote-engine';

@@ -1,5 +1,6 @@
 import { parseUnits } from 'ethers';
 import type { QuoteEngine, QuoteRequestInput } from '../../../shared/routing/quote-engine';
+import type { PairBound } from '../../../shared/domain/price-bound';
 import { ExecutableOrders, type OpenLimitOrder } from '../../../simulator/run/executable-orders';
 
 const WETH = { address: '0x' + '2'.repeat(40), decimals: 18 };
@@ -26,8 +27,18 @@ function order(id: string, trigger: string, amount = '0.5'): OpenLimitOrder {
   return { id, tokenIn: WETH, tokenOut: USDC, amountIn: parseUnits(amount, 18), trigger };
 }
 
-/** Chain 1, the fee in WETH itself: 55,000 gas × gasPrice. */
-function probe(engine: QuoteEngine, gasPriceWei = GWEI): ExecutableOrders {
+/** The OrderExecutor's bound at `usdcPerWeth` with 1 % deviation, in USDC base units per WETH base unit (Q128). */
+function boundAt(usdcPerWeth: number): PairBound {
+  return { priceX128: (BigInt(usdcPerWeth * 1e6) << 128n) / 10n ** 18n, deviationBps: 100n };
+}
+
+/** Chain 1, the fee in WETH itself: 55,000 gas × gasPrice; the pair's bound at 3000 unless told. */
+function probe(
+  engine: QuoteEngine,
+  gasPriceWei = GWEI,
+  // null: the pair has no bound.
+  bound: PairBound | null = boundAt(3000),
+): ExecutableOrders {
   return new ExecutableOrders(
     engine,
     new Map([
@@ -38,6 +49,7 @@ function probe(engine: QuoteEngine, gasPriceWei = GWEI): ExecutableOrders {
           nativeDecimals: 18,
           maxFeeBps: 100n,
           gasPrice: () => Promise.resolve(gasPriceWei),
+          priceBound: () => Promise.resolve(bound ?? undefined),
         },
       ],
     ]),
@@ -113,6 +125,20 @@ describe('ExecutableOrders', () => {
     );
     expect(judged.result(new Map())).toEqual({});
     expect(quoted).toEqual([parseUnits('0.5', 18)]);
+  });
+
+  it('asks what the price bound lets through too, and nothing of a pair without a bound', async () => {
+    // One order of 0.5 WETH at 3106 gets 3106 × 0.99925 = 3103.67 per WETH: over its trigger of 3000, and over a
+    // bound at 3106 less 1 % (3074.94), but under a bound at 3150 less 1 % (3118.5).
+    for (const [bound, executable] of [
+      [boundAt(3106), true],
+      [boundAt(3150), false],
+      [null, false],
+    ] as const) {
+      const judged = probe(market(3106), GWEI, bound);
+      await judged.judge(5, 1, [order('x', '3000')]);
+      expect(Object.keys(judged.result(new Map()))).toEqual(executable ? ['x'] : []);
+    }
   });
 
   it('finds nothing executable without a route', async () => {
