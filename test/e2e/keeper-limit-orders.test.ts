@@ -24,6 +24,7 @@ import {
 } from '../helpers/maker';
 import { eventsOfOrder } from '../helpers/chain-proof';
 import { startWethUsdcKeeperE2e, type WethUsdcKeeperE2e } from '../helpers/keeper-e2e';
+import { keeperSelectedAt } from '../helpers/keeper-orders';
 import type { RunningService } from '../helpers/service-harness';
 
 /**
@@ -79,11 +80,11 @@ async function fundOrder(maker: Wallet, amount: bigint): Promise<void> {
   await approveExecutor(maker, chain, weth.address, amount + feeCap(amount, capBps));
 }
 
-/** Mines `count` empty blocks, leaving the keeper time to act on each. */
+/** Mines `count` empty blocks, each followed by the keeper's selection on it. */
 async function mineBlocks(count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
     await service.chain.mine();
-    await sleep(500);
+    await keeperSelectedAt(service.keepers[0]!, chain.chainId, await service.provider.getBlockNumber());
   }
 }
 

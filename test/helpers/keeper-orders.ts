@@ -310,6 +310,49 @@ export async function metricValue(
     .reduce((sum, v) => sum + v.value, 0);
 }
 
+/** How many ticks of `chainId` have run `stage` to its end (the count of tas_keeper_tick_duration_seconds). */
+async function stageRuns(keeper: KeeperInstance, chainId: number, stage: string): Promise<number> {
+  const metric = keeper.metrics.registry.getSingleMetric('tas_keeper_tick_duration_seconds');
+  if (!metric) throw new Error('the keeper has no tas_keeper_tick_duration_seconds');
+  const { values } = await metric.get();
+  return values
+    .filter(
+      (v) =>
+        (v as { metricName?: string }).metricName?.endsWith('_count') &&
+        String(v.labels.chain_id) === String(chainId) &&
+        v.labels.stage === stage,
+    )
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
+/**
+ * Resolves once the keeper has selected on block `block` of `chainId` or a later one: its head (set when a tick
+ * starts on a block) has reached it, and a selection has ended since (the tick's own, or the next one's). A test
+ * that then finds an order untouched knows the keeper judged it on that block, not that it was still asleep.
+ */
+export async function keeperSelectedAt(
+  keeper: KeeperInstance,
+  chainId: number,
+  block: number,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const late = (): never => {
+    throw new Error(`the keeper did not select on block ${block} of chain ${chainId} within ${timeoutMs} ms`);
+  };
+  while (
+    ((await metricValue(keeper, 'tas_keeper_head_block', { chain_id: String(chainId) })) ?? -1) < block
+  ) {
+    if (Date.now() > deadline) late();
+    await sleep(20);
+  }
+  const before = await stageRuns(keeper, chainId, 'select');
+  while ((await stageRuns(keeper, chainId, 'select')) <= before) {
+    if (Date.now() > deadline) late();
+    await sleep(20);
+  }
+}
+
 /**
  * Publishes the WETH/USDC reference price the api requires, as a keeper would: lets a test create every order
  * before the first keeper starts.
