@@ -11,10 +11,11 @@ describe('gas information arithmetic', () => {
     expect(scaledGas(0n, 'HIGH')).toBe(0n);
   });
 
-  it('probes 1/1000 of a token, never less than one base unit', () => {
+  it('probes 1/1000 of a token, at least a million base units where a token has them, at most one token', () => {
     expect(probeAmount(18)).toBe(10n ** 15n);
-    expect(probeAmount(6)).toBe(1000n);
-    expect(probeAmount(2)).toBe(1n);
+    expect(probeAmount(8)).toBe(10n ** 6n);
+    expect(probeAmount(6)).toBe(10n ** 6n);
+    expect(probeAmount(2)).toBe(100n);
     expect(probeAmount(0)).toBe(1n);
   });
 

@@ -17,11 +17,14 @@ export interface PairRate {
 }
 
 /**
- * The probe is 1/1000 of a token: small enough that price impact stays far below the pools' fee on any pool
- * worth routing through, large enough that 6-decimal outputs keep several significant digits.
+ * The probe is 1/1000 of a token, but at least a million base units where the token has them (at most one whole
+ * token): small enough that price impact stays far below the pools' fee on any pool worth routing through, large
+ * enough that rounding does not move the rate. A pool rounds its fee up to a base unit: 1/1000 USDC (1,000 units)
+ * paid 1 unit at 0.05 %, a 0.1 % fee, and the keeper's screen of limit orders, which compares triggers with this
+ * rate, then held back USDC sellers the market already paid.
  */
 export function probeAmount(decimals: number): bigint {
-  return 10n ** BigInt(Math.max(decimals - 3, 0));
+  return 10n ** BigInt(Math.max(decimals - 3, Math.min(decimals, 6)));
 }
 
 /**
