@@ -19,6 +19,7 @@ import {
   type DcaStrategyRequest,
 } from '../helpers/maker';
 import { startWethUsdcKeeperE2e, type WethUsdcKeeperE2e } from '../helpers/keeper-e2e';
+import { keeperSelectedAt } from '../helpers/keeper-orders';
 import type { RunningService } from '../helpers/service-harness';
 
 /**
@@ -220,7 +221,8 @@ describe('DCA strategies executed by the keeper', () => {
     const quiet = slotOf(strategy, 3) + 1_000 - Date.now();
     if (quiet > 0) await sleep(quiet);
     await service.chain.mine();
-    await sleep(500);
+    const block = await service.provider.getBlockNumber();
+    await keeperSelectedAt(service.keepers[0]!, chain.chainId, block, { stage: 'dca' });
     const orders = await strategyOrders(client, strategy.id);
     expect(orders.map((o) => o.status)).toEqual(['successful', 'cancelled']);
     expect(orders.every((o) => Date.parse(o.createdAt) <= cancelledAt)).toBe(true);

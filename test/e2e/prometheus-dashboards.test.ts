@@ -308,8 +308,14 @@ describeWithTool('prometheus', 'dashboards on a real Prometheus', (prometheusBin
       (v) => v === [...done.quotes.values()].reduce((a, b) => a + b, 0),
       'every quote',
     );
-    // Two more scrapes: every series has its last value in.
-    await sleep(2_500);
+    // Two more scrapes of every target (each `up` sample is stamped with its scrape's time): every series has its
+    // last value in.
+    const since = Date.now() / 1000;
+    await scraped(
+      'min(timestamp(up))',
+      (v) => v >= since + prometheus!.scrapeIntervalSeconds,
+      'two more scrapes of every target',
+    );
   });
 
   it.each(dashboardFiles())('%s: every panel expression returns data', async (file) => {

@@ -326,19 +326,22 @@ async function stageRuns(keeper: KeeperInstance, chainId: number, stage: string)
 }
 
 /**
- * Resolves once the keeper has selected on block `block` of `chainId` or a later one: its head (set when a tick
- * starts on a block) has reached it, and a selection has ended since (the tick's own, or the next one's). A test
- * that then finds an order untouched knows the keeper judged it on that block, not that it was still asleep.
+ * Resolves once the keeper has run `stage` (its selection, or the DCA stage that creates due iterations) on block
+ * `block` of `chainId` or a later one: its head (set when a tick starts on a block) has reached it, and the stage
+ * has ended since (the tick's own, or the next one's). A test that then finds an order untouched knows the keeper
+ * judged it on that block, not that it was still asleep.
  */
 export async function keeperSelectedAt(
   keeper: KeeperInstance,
   chainId: number,
   block: number,
-  timeoutMs = 15_000,
+  { stage = 'select', timeoutMs = 15_000 }: { stage?: 'select' | 'dca'; timeoutMs?: number } = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const late = (): never => {
-    throw new Error(`the keeper did not select on block ${block} of chain ${chainId} within ${timeoutMs} ms`);
+    throw new Error(
+      `the keeper did not run ${stage} on block ${block} of chain ${chainId} within ${timeoutMs} ms`,
+    );
   };
   while (
     ((await metricValue(keeper, 'tas_keeper_head_block', { chain_id: String(chainId) })) ?? -1) < block
@@ -346,8 +349,8 @@ export async function keeperSelectedAt(
     if (Date.now() > deadline) late();
     await sleep(20);
   }
-  const before = await stageRuns(keeper, chainId, 'select');
-  while ((await stageRuns(keeper, chainId, 'select')) <= before) {
+  const before = await stageRuns(keeper, chainId, stage);
+  while ((await stageRuns(keeper, chainId, stage)) <= before) {
     if (Date.now() > deadline) late();
     await sleep(20);
   }
