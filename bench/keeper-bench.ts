@@ -214,6 +214,9 @@ function printMultiChain(result: MultiChainResult): Verdict {
       chain: c.chainId,
       'crossing block': c.crossingBlock,
       'orders in the next block': c.report.ordersInFirstBlock,
+      'first batch signed (ms after the crossing)': Math.min(
+        ...c.report.batches.map((b) => b.recordedAfterMs),
+      ),
       'by block after crossing': [...c.report.ordersByBlockOffset].map(([o, n]) => `+${o}: ${n}`).join(', '),
       completed: c.completed,
       'keeper histogram: <= 1 block / observed': `${c.histogram.withinOneBlock} / ${c.histogram.count}`,

@@ -127,8 +127,9 @@ export async function runMultiChainBench(opts: MultiChainOptions): Promise<Multi
         if ((await completedOn(service, s.chainId, since)) !== 0)
           throw new Error(`orders on chain ${s.chainId} filled before the market moved`);
       }
-      const crossedAtMs = Date.now();
       const crossings = await Promise.all(setups.map((s) => s.market.moveAll(s.clock, MOVE_BY)));
+      // When the last chain's crossing block was mined: each chain's times below count from here.
+      const crossedAtMs = Date.now();
       const crossedAt = performance.now();
       log(
         `crossing blocks: ${setups.map((s, i) => `chain ${s.chainId} #${crossings[i]!.block}`).join(', ')}`,
