@@ -7,6 +7,9 @@ import { Prices } from '../../shared/routing/prices/usd-prices';
 import type { QuoteEngine } from '../../shared/routing/quote-engine';
 import type { ExecutableSpan } from '../report/report-types';
 
+/** Orders whose trigger is within 1 % above the pair's small-amount rate are judged exactly. */
+const SCREEN_SLACK = 1.01;
+
 /** A limit order the keeper could have acted on at a block's close: placed before that block, open, not expiring. */
 export interface OpenLimitOrder {
   /** The service's id. */
@@ -95,13 +98,20 @@ export class ExecutableOrders {
 
   /** Judges `open` (one chain's orders) at block `block`, whose state the quote engine holds. */
   async judge(block: number, chainId: number, open: readonly OpenLimitOrder[]): Promise<void> {
-    if (open.length === 0) return;
+    // No swap pays more per unit than a small one, so an order whose trigger lies well above the pair's rate for a
+    // small amount cannot be paid: only the rest are judged exactly (most blocks, none). The slack keeps the screen
+    // far looser than the keeper's own, which compares with the same rate, so a bias there still shows here.
+    const near = open.filter((o) => {
+      const rate = this.prices.rate(chainId, o.tokenIn, o.tokenOut);
+      return rate !== undefined && rate.price * SCREEN_SLACK >= Number(o.trigger);
+    });
+    if (near.length === 0) return;
     const terms = this.terms.get(chainId);
     if (!terms) throw new Error(`no fee terms for chain ${chainId}`);
     const gasPriceWei = await terms.gasPrice();
     const pairs = new Map<string, Judged[]>();
     const bounds = new Map<string, Promise<PairBound | undefined>>();
-    for (const order of open) {
+    for (const order of near) {
       const key = `${order.tokenIn.address.toLowerCase()}>${order.tokenOut.address.toLowerCase()}`;
       if (!bounds.has(key)) bounds.set(key, terms.priceBound(order.tokenIn.address, order.tokenOut.address));
       const bound = await bounds.get(key);

@@ -6,6 +6,7 @@ import { ExecutableOrders, type OpenLimitOrder } from '../../../simulator/run/ex
 const WETH = { address: '0x' + '2'.repeat(40), decimals: 18 };
 const USDC = { address: '0x' + '3'.repeat(40), decimals: 6 };
 const GWEI = 10n ** 9n;
+const PROBE = 10n ** 15n;
 
 /**
  * A WETH/USDC market at `price` USDC per WETH: a 0.05 % pool fee and a price impact of 0.05 % per WETH sold, so n
@@ -13,8 +14,11 @@ const GWEI = 10n ** 9n;
  */
 function market(price: number, quoted: bigint[] = []): QuoteEngine {
   const engine = {
+    blockNumber: () => 10,
+    isQuotable: () => true,
     quote(input: QuoteRequestInput) {
-      quoted.push(input.amountIn);
+      // The pair's small-amount rate (1/1000 WETH) is the screen's, not an order's quote.
+      if (input.amountIn !== PROBE) quoted.push(input.amountIn);
       const weth = Number(input.amountIn) / 1e18;
       const out = BigInt(Math.floor(weth * price * (0.9995 - 0.0005 * weth) * 1e6));
       return { quotes: [{ amountOut: out }] };
@@ -38,6 +42,7 @@ function probe(
   gasPriceWei = GWEI,
   // null: the pair has no bound.
   bound: PairBound | null = boundAt(3000),
+  reads: string[] = [],
 ): ExecutableOrders {
   return new ExecutableOrders(
     engine,
@@ -48,8 +53,14 @@ function probe(
           wrappedNative: WETH.address,
           nativeDecimals: 18,
           maxFeeBps: 100n,
-          gasPrice: () => Promise.resolve(gasPriceWei),
-          priceBound: () => Promise.resolve(bound ?? undefined),
+          gasPrice: () => {
+            reads.push('gasPrice');
+            return Promise.resolve(gasPriceWei);
+          },
+          priceBound: () => {
+            reads.push('priceBound');
+            return Promise.resolve(bound ?? undefined);
+          },
         },
       ],
     ]),
@@ -118,13 +129,22 @@ describe('ExecutableOrders', () => {
   it('asks one quote of a block where the market pays no one', async () => {
     const quoted: bigint[] = [];
     const judged = probe(market(3000, quoted));
+    // 3020 is within 1 % of the pair's small-amount rate (2998.5): judged exactly; the least demanding alone fails.
     await judged.judge(
       3,
       1,
-      ['a', 'b', 'c', 'd'].map((id) => order(id, '3100')),
+      ['a', 'b', 'c', 'd'].map((id) => order(id, '3020')),
     );
     expect(judged.result(new Map())).toEqual({});
     expect(quoted).toEqual([parseUnits('0.5', 18)]);
+  });
+
+  it('reads nothing of the chain for orders whose trigger lies over 1 % above the pair’s rate', async () => {
+    const quoted: bigint[] = [];
+    const reads: string[] = [];
+    const judged = probe(market(3000, quoted), GWEI, boundAt(3000), reads);
+    await judged.judge(3, 1, [order('far', '3100')]);
+    expect({ quoted, reads, spans: judged.result(new Map()) }).toEqual({ quoted: [], reads: [], spans: {} });
   });
 
   it('asks what the price bound lets through too, and nothing of a pair without a bound', async () => {
@@ -142,7 +162,11 @@ describe('ExecutableOrders', () => {
   });
 
   it('finds nothing executable without a route', async () => {
-    const engine = { quote: () => undefined } as unknown as QuoteEngine;
+    const engine = {
+      blockNumber: () => 10,
+      isQuotable: () => true,
+      quote: () => undefined,
+    } as unknown as QuoteEngine;
     const judged = probe(engine);
     await judged.judge(3, 1, [order('x', '1')]);
     expect(judged.result(new Map())).toEqual({});
