@@ -122,7 +122,8 @@ describe('an executor wallet pool sending through a private relay', () => {
     expect(receipt.status).toBe(1);
     const { receivedAt, forwardedAt, forwardError } = relay.sends()[0]!;
     expect(forwardError).toBeUndefined();
-    expect(forwardedAt! - receivedAt).toBeGreaterThanOrEqual(2_000);
+    // The relay holds it 2 s on a timer; Date.now() on both sides can round that to 1,999 ms (CI at c8a0284).
+    expect(forwardedAt! - receivedAt).toBeGreaterThanOrEqual(1_990);
   });
 
   it('(b) sends a transaction the relay holds publicly too once it has waited the fallback blocks, when allowed', async () => {
