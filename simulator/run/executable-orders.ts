@@ -138,10 +138,9 @@ export class ExecutableOrders {
         'up',
       );
       const atBound = minimumAtBound(order.amountIn, bound);
-      pairs.set(key, [
-        ...(pairs.get(key) ?? []),
-        { order, required: atTrigger > atBound ? atTrigger : atBound },
-      ]);
+      const judged = pairs.get(key) ?? [];
+      judged.push({ order, required: atTrigger > atBound ? atTrigger : atBound });
+      pairs.set(key, judged);
     }
     for (const judged of pairs.values()) this.fillable(block, chainId, judged, gasPriceWei);
   }
