@@ -7,16 +7,7 @@ const EMPTY = Buffer.alloc(0);
 
 /** Reads the raw body once, refusing more than `limitBytes` with the gateway's bare 413. */
 export function readBody(limitBytes: number): Middleware<ApiState> {
-  return async (ctx, next) => {
-    const headers = ctx.request.headers;
-    const declared = Number(headers['content-length'] ?? '0');
-    if (declared > limitBytes) throw payloadTooLarge();
-    // Without a length or a chunked encoding an HTTP/1.1 request has no body: most GETs skip the stream reader.
-    if (declared === 0 && headers['transfer-encoding'] === undefined) {
-      ctx.state.rawBody = EMPTY;
-      await next();
-      return;
-    }
+  const read: Middleware<ApiState> = async (ctx, next) => {
     try {
       ctx.state.rawBody = await getRawBody(ctx.req, { limit: limitBytes });
     } catch (err) {
@@ -25,5 +16,16 @@ export function readBody(limitBytes: number): Middleware<ApiState> {
       throw new GatewayError(400, 'Bad Request');
     }
     await next();
+  };
+  return (ctx, next) => {
+    const headers = ctx.request.headers;
+    const declared = Number(headers['content-length'] ?? '0');
+    if (declared > limitBytes) return Promise.reject(payloadTooLarge());
+    // Without a length or a chunked encoding an HTTP/1.1 request has no body: most GETs skip the stream reader.
+    if (declared === 0 && headers['transfer-encoding'] === undefined) {
+      ctx.state.rawBody = EMPTY;
+      return next();
+    }
+    return read(ctx, next);
   };
 }

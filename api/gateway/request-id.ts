@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { ParameterizedContext } from 'koa';
 import type { Logger } from '../../shared/log/create-logger';
 import type { AuthContext } from './account-authenticator';
 import type { ApiState } from '../http/api-state';
@@ -37,12 +37,9 @@ class RequestState implements ApiState {
   }
 }
 
-/** Gives every request a unique id, on the response header and on the request's logger. */
-export function requestId(log: Logger): Middleware<ApiState> {
-  return async (ctx, next) => {
-    const id = randomUUID();
-    ctx.state = new RequestState(id, log);
-    ctx.set(REQUEST_ID_HEADER, id);
-    await next();
-  };
+/** Gives the request a unique id, on the response header and on the request's logger. */
+export function startRequest(ctx: ParameterizedContext<ApiState>, log: Logger): void {
+  const id = randomUUID();
+  ctx.state = new RequestState(id, log);
+  ctx.set(REQUEST_ID_HEADER, id);
 }

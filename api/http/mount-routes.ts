@@ -116,9 +116,9 @@ export function mountRoutes(routes: RouteDefinition[], deps: MountDeps): Middlew
     const template = `${BASE_PATH}${route.path}`;
     // Each route's request counters exist at 0 from the start: the first request of a status is counted.
     deps.metrics.initRoute(template, route.method);
-    const tag: Middleware<ApiState> = async (ctx, next) => {
+    const tag: Middleware<ApiState> = (ctx, next) => {
       ctx.state.routeTemplate = template;
-      await next();
+      return next();
     };
     // The IP's budget before authentication, so a flood of bad signatures costs no more than any flood; the key's
     // after it, so only requests the key really signed spend its budget.
