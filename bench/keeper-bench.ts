@@ -38,7 +38,7 @@
  *
  * Settings: KEEPER_BENCH_ORDERS (default 1000), KEEPER_BENCH_LARGE_ORDERS (default 5000; 0 leaves that phase out),
  * KEEPER_BENCH_BLOCK_MS (default 2000), KEEPER_BENCH_CHAINS (a single chain leaves 2b out), KEEPER_BENCH_RAW_DEVNET;
- * KEEPER_BENCH_ONLY=chains runs 2b alone.
+ * KEEPER_BENCH_ONLY=chains runs 2b alone, KEEPER_BENCH_ONLY=large the KEEPER_BENCH_LARGE_ORDERS phase alone.
  * Exits 0 unless something throws: a missed target is a FAIL row, not an error.
  */
 import { cpus, loadavg } from 'node:os';
@@ -279,9 +279,10 @@ async function oneChainParts(
     largeOrders,
     blockMs,
     raw,
-  }: { orders: number; largeOrders: number; blockMs: number; raw: boolean },
+    largeOnly,
+  }: { orders: number; largeOrders: number; blockMs: number; raw: boolean; largeOnly: boolean },
 ): Promise<void> {
-  verdicts.push(printSelection(await runSelectionBench()));
+  if (!largeOnly) verdicts.push(printSelection(await runSelectionBench()));
   console.log(
     `   load average after part 1: ${loadavg()
       .map((l) => l.toFixed(2))
@@ -294,9 +295,13 @@ async function oneChainParts(
   const throughput = await runThroughputBench({
     orders,
     phases: [
-      { blockIntervalMs: 0, knownTxProxy: false },
-      { blockIntervalMs: blockMs, knownTxProxy: !raw, orders: ONE_BATCH },
-      { blockIntervalMs: blockMs, knownTxProxy: !raw },
+      ...(largeOnly
+        ? []
+        : [
+            { blockIntervalMs: 0, knownTxProxy: false },
+            { blockIntervalMs: blockMs, knownTxProxy: !raw, orders: ONE_BATCH },
+            { blockIntervalMs: blockMs, knownTxProxy: !raw },
+          ]),
       ...(largeOrders > 0
         ? [{ blockIntervalMs: blockMs, knownTxProxy: !raw, orders: largeOrders, amount: '0.004' }]
         : []),
@@ -357,12 +362,14 @@ async function main(): Promise<void> {
   const verdicts: Verdict[] = [];
 
   const only = process.env.KEEPER_BENCH_ONLY;
-  if (only !== undefined && only !== 'chains')
-    throw new Error(`KEEPER_BENCH_ONLY must be chains, got ${only}`);
-  if (only !== 'chains') await oneChainParts(verdicts, { orders, largeOrders, blockMs, raw });
+  if (only !== undefined && only !== 'chains' && only !== 'large')
+    throw new Error(`KEEPER_BENCH_ONLY must be chains or large, got ${only}`);
+  if (only !== 'chains') {
+    await oneChainParts(verdicts, { orders, largeOrders, blockMs, raw, largeOnly: only === 'large' });
+  }
 
   const chainIds = (process.env.KEEPER_BENCH_CHAINS ?? '1,10,137,8453,42161').split(',').map(Number);
-  if (chainIds.length > 1) {
+  if (chainIds.length > 1 && only !== 'large') {
     verdicts.push(
       printMultiChain(
         await runMultiChainBench({ chainIds, ordersPerChain: ONE_BATCH, blockIntervalMs: blockMs, log }),
@@ -370,7 +377,7 @@ async function main(): Promise<void> {
     );
   }
 
-  if (only !== 'chains') verdicts.push(...printGas(await runGasBench()));
+  if (only === undefined) verdicts.push(...printGas(await runGasBench()));
 
   console.log(`\n== Targets (total ${elapsed()})`);
   console.table(verdicts.map((v) => ({ result: v.result, target: v.target, measured: v.measured })));
