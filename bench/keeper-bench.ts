@@ -160,8 +160,11 @@ function printPhase(result: ThroughputResult, phase: ThroughputPhase): void {
           .join(', '),
     );
   }
-  const counters = Object.entries(phase.counters).map(([k, v]) => `${k} ${v}`);
-  console.log(`   keeper counters: ${counters.join(', ') || 'none'}`);
+  // Every label set of the failure counters exists at 0 from the start: only what moved is news.
+  const counters = Object.entries(phase.counters)
+    .filter(([, v]) => v !== 0)
+    .map(([k, v]) => `${k} ${v}`);
+  console.log(`   keeper counters above 0: ${counters.join(', ') || 'none'}`);
   const problems = Object.entries(phase.problems);
   console.log(
     `   keeper warnings/errors: ${problems.length ? problems.map(([k, v]) => `${v} × ${k}`).join('; ') : 'none'}`,
