@@ -14,6 +14,7 @@ export const REQUEST_ID_HEADER = 'apigw-requestid';
 class RequestState implements ApiState {
   auth?: AuthContext;
   routeTemplate?: string;
+  params?: Record<string, string>;
   rawBody?: Buffer;
   readonly #root: Logger;
   #child: Logger | undefined;

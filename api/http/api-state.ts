@@ -9,6 +9,8 @@ export interface ApiState {
   auth?: AuthContext;
   /** Route template (`/api/v1/limit-order/:id`), for metrics; unset for unknown routes. */
   routeTemplate?: string;
+  /** The route's path parameters, decoded, once a route matched. */
+  params?: Record<string, string>;
   /** The raw request body, once read. */
   rawBody?: Buffer;
 }

@@ -14,6 +14,7 @@ import { successEnvelope } from './envelope';
 import type { KeyConcurrency } from './key-concurrency';
 import { readRequestBody } from './request-body';
 import type { RouteDefinition } from './route-definition';
+import { routeDispatcher } from './route-dispatch';
 import { StreamedList } from './streamed-list';
 import { INVALID_BODY, type RequestValidator } from './validator';
 
@@ -75,7 +76,7 @@ function serve(
     const data = await route.handle!({
       body,
       query: ctx.query,
-      params: ctx.params as Record<string, string>,
+      params: ctx.state.params ?? {},
       auth: ctx.state.auth,
       requestId: ctx.state.requestId,
       get log() {
@@ -132,5 +133,5 @@ export function mountRoutes(routes: RouteDefinition[], deps: MountDeps): Middlew
   const notFound: Middleware<ApiState> = async (ctx) => {
     throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}`);
   };
-  return [router.routes() as Middleware<ApiState>, notFound];
+  return [routeDispatcher(router), notFound];
 }
