@@ -124,6 +124,11 @@ export class AccountAuthenticator {
     return { context: this.contextOf(account, info), nonce: this.nonceUse(account, info, now) };
   }
 
+  /** Spends the nonce of a request `verifyKnown` passed: false when it was used within its window (a replay). */
+  spendNonce(use: NonceUse): Promise<boolean> {
+    return this.nonces.use(use);
+  }
+
   /** The header formats, the time window and the key's form: a failure reason, or the parts to check further. */
   private checkFormat(
     headers: SignedHeaders,

@@ -14,25 +14,34 @@ export class MemoryRateLimiter implements RateLimiter {
 
   constructor(
     private readonly rate: TokenBucketRate,
-    private readonly now: () => number = Date.now,
+    private readonly clock: () => number = Date.now,
   ) {}
 
+  readonly now = {
+    take: (key: string): number => {
+      const bucket = this.refilled(key);
+      if (bucket.tokens >= 1) {
+        bucket.tokens -= 1;
+        return 0;
+      }
+      return retryAfterSeconds(bucket.tokens, this.rate.perSecond);
+    },
+    exhausted: (key: string): number => {
+      const bucket = this.refilled(key);
+      return bucket.tokens >= 1 ? 0 : retryAfterSeconds(bucket.tokens, this.rate.perSecond);
+    },
+  };
+
   take(key: string): Promise<number> {
-    const bucket = this.refilled(key);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return Promise.resolve(0);
-    }
-    return Promise.resolve(retryAfterSeconds(bucket.tokens, this.rate.perSecond));
+    return Promise.resolve(this.now.take(key));
   }
 
   exhausted(key: string): Promise<number> {
-    const bucket = this.refilled(key);
-    return Promise.resolve(bucket.tokens >= 1 ? 0 : retryAfterSeconds(bucket.tokens, this.rate.perSecond));
+    return Promise.resolve(this.now.exhausted(key));
   }
 
   private refilled(key: string): Bucket {
-    const now = this.now();
+    const now = this.clock();
     const { perSecond, burst } = this.rate;
     const bucket = this.buckets.get(key) ?? { tokens: burst, updatedAt: now };
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * perSecond);
@@ -43,7 +52,7 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** Forgets buckets that have refilled completely: they hold no information. */
   prune(): void {
-    const now = this.now();
+    const now = this.clock();
     const { perSecond, burst } = this.rate;
     for (const [key, bucket] of this.buckets) {
       if (bucket.tokens + ((now - bucket.updatedAt) / 1000) * perSecond >= burst) this.buckets.delete(key);

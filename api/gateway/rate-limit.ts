@@ -1,4 +1,4 @@
-import type { Middleware, ParameterizedContext } from 'koa';
+import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { ApiMetrics } from '../metrics';
 import type { ApiState } from '../http/api-state';
 import { tooManyRequests } from './gateway-error';
@@ -10,13 +10,17 @@ function limitBy(
   metrics: ApiMetrics,
   clientOf: (ctx: ParameterizedContext<ApiState>) => string,
 ): Middleware<ApiState> {
-  return async (ctx, next) => {
-    const retryAfter = await limiter.take(clientOf(ctx));
+  const passOrRefuse = (retryAfter: number, next: Next): Promise<unknown> => {
     if (retryAfter > 0) {
       metrics.rateLimited.inc();
       throw tooManyRequests(retryAfter);
     }
-    await next();
+    return next();
+  };
+  return (ctx, next) => {
+    const key = clientOf(ctx);
+    if (limiter.now) return passOrRefuse(limiter.now.take(key), next);
+    return limiter.take(key).then((retryAfter) => passOrRefuse(retryAfter, next));
   };
 }
 

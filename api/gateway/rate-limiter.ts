@@ -7,6 +7,11 @@ export interface RateLimiter {
   take(key: string): Promise<number>;
   /** Like `take` but consumes nothing: whether the key's budget is already spent. */
   exhausted(key: string): Promise<number>;
+  /**
+   * `take` and `exhausted` answered at once, by a limiter whose buckets are in the process: the gateway then spends
+   * no turn of the event loop on them.
+   */
+  readonly now?: { take(key: string): number; exhausted(key: string): number };
 }
 
 export interface TokenBucketRate {
