@@ -1,4 +1,5 @@
-import type { ChainableCommander } from 'ioredis';
+import { createHash } from 'node:crypto';
+import { ReplyError } from 'ioredis';
 import type { NonceUse } from '../../shared/store/repositories/nonces-repository';
 import type { RedisBatch } from './redis-batch';
 import { COMMAND_TIMEOUT_MS } from './redis-connection';
@@ -44,20 +45,11 @@ export type GateOutcome =
   | { kind: 'ip-limited' | 'failures-limited' | 'key-limited'; retryAfter: number }
   | { kind: 'replay' };
 
-interface SignedGateCommand {
-  signedGate(
-    ipBucket: string,
-    failureBucket: string,
-    nonce: string,
-    keyBucket: string,
-    perSecond: number,
-    burst: number,
-    failurePerSecond: number,
-    failureBurst: number,
-    nonceTtlMs: number,
-    deadline: number,
-  ): ChainableCommander;
-}
+/** The script's SHA-1, by which Redis runs it once it holds it. */
+const SIGNED_GATE_SHA = createHash('sha1').update(SIGNED_GATE).digest('hex');
+
+const isNoScript = (err: unknown): boolean =>
+  err instanceof ReplyError && (err as Error).message.startsWith('NOSCRIPT');
 
 /** The key names and budgets are those of RedisRateLimiter and RedisNonceLedger: both paths share every record. */
 export class RedisSignedGate {
@@ -70,11 +62,7 @@ export class RedisSignedGate {
     private readonly rate: TokenBucketRate,
     private readonly failureRate: TokenBucketRate,
     private readonly now: () => number = Date.now,
-  ) {
-    if (!('signedGate' in batch.redis)) {
-      batch.redis.defineCommand('signedGate', { numberOfKeys: 4, lua: SIGNED_GATE });
-    }
-  }
+  ) {}
 
   /** Learns Redis's clock (before that, `run` answers too-late and requests take the separate calls). */
   start(): Promise<void> {
@@ -104,20 +92,30 @@ export class RedisSignedGate {
     }
     const deadline = sentAt + this.offsetMs + COMMAND_TIMEOUT_MS - DEADLINE_MARGIN_MS;
     const ttlMs = Math.max(1, Math.ceil(use.expiresAt - sentAt));
-    const reply = (await this.batch.run((p) =>
-      (p as ChainableCommander & SignedGateCommand).signedGate(
-        bucketKey('requests', `ip:${ip}`),
-        bucketKey('auth-failures', `auth-failures:${ip}`),
-        `nonce:${use.apiKey}:${use.nonce}`,
-        bucketKey('requests', `key:${use.apiKey}`),
-        this.rate.perSecond,
-        this.rate.burst,
-        this.failureRate.perSecond,
-        this.failureRate.burst,
-        ttlMs,
-        deadline,
-      ),
-    )) as [number, number, number];
+    const args = [
+      bucketKey('requests', `ip:${ip}`),
+      bucketKey('auth-failures', `auth-failures:${ip}`),
+      `nonce:${use.apiKey}:${use.nonce}`,
+      bucketKey('requests', `key:${use.apiKey}`),
+      this.rate.perSecond,
+      this.rate.burst,
+      this.failureRate.perSecond,
+      this.failureRate.burst,
+      ttlMs,
+      deadline,
+    ];
+    // By its SHA: the script's text goes to Redis once, not with every turn's pipeline. A Redis that does not hold
+    // it (restarted, flushed) answers NOSCRIPT without running anything: it is loaded and the call sent again.
+    const send = () => this.batch.run((p) => p.evalsha(SIGNED_GATE_SHA, 4, ...args));
+    let answer: unknown;
+    try {
+      answer = await send();
+    } catch (err) {
+      if (!isNoScript(err)) throw err;
+      await this.batch.redis.script('LOAD', SIGNED_GATE);
+      answer = await send();
+    }
+    const reply = answer as [number, number, number];
     const [step, wait] = [Number(reply[0]), Number(reply[1])];
     this.offsetMs = Number(reply[2]) - this.now();
     switch (step) {

@@ -125,6 +125,16 @@ describeWithRedis('RedisSignedGate: one round trip, the separate calls’ outcom
     expect(await late.run(ip, use())).toEqual<GateOutcome>({ kind: 'passed' });
   });
 
+  it('loads its script again when Redis lost it (restarted, flushed): the request is answered, once', async () => {
+    await redis.script('FLUSH');
+    const first = use();
+    expect(await gate.run(ip, first)).toEqual<GateOutcome>({ kind: 'passed' });
+    expect(await gate.run(ip, first)).toEqual<GateOutcome>({ kind: 'replay' });
+    // One IP token per request that ran: NOSCRIPT ran nothing.
+    expect(await requests.take(`ip:${ip}`)).toBe(0);
+    expect(await requests.exhausted(`ip:${ip}`)).toBeGreaterThan(0);
+  });
+
   it('sends requests the separate way until it knows Redis’s clock', async () => {
     const fresh = new RedisSignedGate(new RedisBatch(redis), RATE, FAILURE_RATE);
     const first = use();
