@@ -21,7 +21,8 @@ export interface DeliveryRecheckDeps {
 }
 
 /**
- * Keeps a transfer `filled` / `released` only while its destination transaction's block is on the chain: on each
+ * Keeps a transfer `filled` / `released` / `filled_by_other` only while its destination transaction's block is on
+ * the chain (another relayer's fill goes back to `deposited`, to be looked at afresh): on each
  * new head the chain's recent block hashes are compared with what was seen before (CanonicalBlocks, one block read
  * when nothing changed), and a done transfer at or above a height a reorg changed, within `recheckBlocks`, whose
  * recorded block is no longer canonical goes back in flight (markFillReorged): its stage hands it back and the
@@ -50,7 +51,11 @@ export class DeliveryRecheck {
         (await deps.client.getBlock(t.fillBlockNumber))?.hash ??
         undefined;
       if (canonical === t.fillBlockHash) continue;
-      if (!(await deps.transfers.markFillReorged(t.id, deps.owner, deps.leaseMs, deps.now()))) continue;
+      const reopened =
+        t.status === 'filled_by_other'
+          ? await deps.transfers.markOtherFillReorged(t.id, deps.now())
+          : await deps.transfers.markFillReorged(t.id, deps.owner, deps.leaseMs, deps.now());
+      if (!reopened) continue;
       deps.metrics.settlementReopened(deps.chainId);
       deps.log.warn(
         {

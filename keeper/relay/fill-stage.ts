@@ -184,7 +184,7 @@ export class FillStage implements TickStage {
       deps.metrics.relayFill(deps.chainId, 'intent', 'filled');
       return true;
     }
-    if (await deps.transfers.markFilledByOther(t.id, fill?.relayer ?? null, deps.now())) {
+    if (await deps.transfers.markFilledByOther(t.id, fill?.relayer ?? null, fill, deps.now())) {
       deps.metrics.relayFill(deps.chainId, 'intent', 'filled_by_other');
       deps.log.info({ transferId: t.id, relayer: fill?.relayer }, 'deposit filled by another relayer');
     }

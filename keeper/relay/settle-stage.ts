@@ -145,7 +145,7 @@ export class SettleStage implements TickStage {
     const fill = await findFill(client, spoke, t, head - FILL_SEARCH_BLOCKS);
     const ours = addressToBytes32(deps.relayer);
     if (fill && fill.relayer === ours) await deps.transfers.markFilled(t.id, fill, deps.now());
-    else await deps.transfers.markFilledByOther(t.id, fill?.relayer ?? null, deps.now());
+    else await deps.transfers.markFilledByOther(t.id, fill?.relayer ?? null, fill, deps.now());
   }
 
   /** A new bundle of the confirmed fills to repay and expired deposits to refund, stored before it is sent. */

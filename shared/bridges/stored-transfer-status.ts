@@ -98,8 +98,9 @@ export function storedTransferReport(t: StoredTransferView): TransferStatusRepor
         : WAITING
       : (STAGES[t.provider][t.status] ?? BRIDGE_PENDING);
   const done = stage === SUCCESS;
-  // Our fill pays the deposit's outputAmount, our release the lock's; another relayer's fill is not ours to name.
-  const toTxHash = done && t.status !== 'filled_by_other' ? t.fillTxHash : null;
+  // The destination transaction that paid the recipient: our fill or release, or another relayer's fill (checked
+  // against reorgs of the destination as ours are); null while not done, or when another's fill was not found.
+  const toTxHash = done ? t.fillTxHash : null;
   return {
     fromChainId: t.originChainId,
     toChainId: t.destinationChainId,

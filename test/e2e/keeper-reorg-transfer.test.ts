@@ -1,13 +1,17 @@
 import { Wallet, type TransactionReceipt } from 'ethers';
+import { addressToBytes32, fundsDepositsOf } from '../../shared/bridges/across/relay-data';
 import { spokePoolInterface } from '../../shared/bridges/contracts';
+import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { Transfer } from '../../shared/store/repositories/transfers-repository';
 import { canonicalHash, headNumber, untilSettledOnChain, type ChainCheck } from '../helpers/chain-proof';
 import {
   depositOnSpokePool,
+  depositorWallet,
   filledRelayTopics,
   ORIGIN,
   postIntentTxStatus,
   RELAYER,
+  sendAndConfirm,
   startRelayE2e,
   tokenBalance,
   type RelaySide,
@@ -25,7 +29,8 @@ import type { RunningService } from '../helpers/service-harness';
 jest.setTimeout(240_000);
 
 const USDC_UNITS = 10n ** 6n;
-const DONE = ['filled', 'repaid'];
+// Done for the integrator: filled by us (then repaid), or by another relayer.
+const DONE = ['filled', 'repaid', 'filled_by_other'];
 const WAITING = ['deposited', 'filling'];
 const TX_STATUS_SUCCESS = ['SUCCESS', 'DONE', 'success', 'Success'];
 const MINE_EVERY_MS = 2_000;
@@ -65,11 +70,12 @@ onAnvil('a cross-chain fill reorged away after the transfer was reported done', 
    * A USDC → USDC deposit straight on the origin SpokePool to a fresh recipient, our relayer exclusive for 30 s;
    * INTENT_CONFIRMATIONS = 2: one origin block mined on top of the deposit's.
    */
-  async function deposit(amount: bigint): Promise<Deposit> {
+  async function deposit(amount: bigint, exclusiveRelayer?: string): Promise<Deposit> {
     const recipient = Wallet.createRandom().address;
     const { depositId, receipt, outputAmount } = await depositOnSpokePool(origin, destination, {
       amount,
       recipient,
+      ...(exclusiveRelayer ? { exclusiveRelayer, exclusivityParameter: 10 } : {}),
     });
     return { depositId, receipt, recipient, outputAmount };
   }
@@ -194,6 +200,47 @@ onAnvil('a cross-chain fill reorged away after the transfer was reported done', 
     await destination.handle.mine(2);
 
     await untilDone('the transfer after anvil_reorg', d, 60_000, STABLE_MS);
+    await expectFilledOnce(d);
+  }, 240_000);
+
+  it("another relayer's fill, reported done, reorged away: the deposit is filled again, exactly once", async () => {
+    // Another relayer (a funded test account of the destination) holds the exclusivity for 10 s and fills at once.
+    const other = depositorWallet(destination, 1);
+    const d = await deposit(20n * USDC_UNITS, other.address);
+    const usdc = destination.token('USDC');
+    expect(await tokenBalance(destination, usdc, other.address)).toBeGreaterThanOrEqual(d.outputAmount);
+    await sendAndConfirm(
+      other,
+      usdc,
+      erc20Interface().encodeFunctionData('approve', [destination.spokePool, d.outputAmount]),
+    );
+    const [deposited] = fundsDepositsOf(d.receipt.logs, origin.spokePool, ORIGIN);
+    const theirs = await sendAndConfirm(
+      other,
+      destination.spokePool,
+      spokePoolInterface().encodeFunctionData('fillRelay', [
+        deposited!.relayData,
+        ORIGIN,
+        addressToBytes32(other.address),
+      ]),
+    );
+
+    // Reported done, naming the other relayer's fill: its transaction is the transfer's destination transaction.
+    await untilDone('the transfer to be seen filled by another relayer', d, 60_000, 0);
+    const seen = (await transfer(d.depositId))!;
+    expect(seen).toMatchObject({ status: 'filled_by_other', filledBy: addressToBytes32(other.address) });
+    expect(seen.fillTxHash?.toLowerCase()).toBe(theirs.hash.toLowerCase());
+    expect((await txStatus(d.receipt.hash)).toTxHash?.toLowerCase()).toBe(theirs.hash.toLowerCase());
+
+    const depth = (await headNumber(destination.provider)) - theirs.blockNumber + 1;
+    await destination.provider.send('anvil_reorg', [depth, []]);
+    expect(await fillEvents(d.depositId)).toHaveLength(0);
+    expect(await tokenBalance(destination, usdc, d.recipient)).toBe(0n);
+    await destination.handle.mine(2);
+
+    // Whoever fills it now (we, once the exclusivity is over, or the other's transaction mined again), the transfer
+    // ends done with the one fill the destination has, the recipient paid once.
+    await untilDone('the transfer after its fill was reorged away', d, 90_000, STABLE_MS);
     await expectFilledOnce(d);
   }, 240_000);
 

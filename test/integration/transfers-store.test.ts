@@ -205,6 +205,52 @@ describeEachStore('transfers store', (kind) => {
     expect(await store.transfers.listDoneSince('intent', 137, 0)).toEqual([]);
   });
 
+  it("keeps another relayer's fill, rechecked against reorgs like ours: reorged away, the deposit waits to be filled again", async () => {
+    const waiting = await stored();
+    const claimed = await stored(deposit({ depositId: '2' }));
+    await store.transfers.claim(claimed.id, OWNER_A, LEASE_MS, NOW);
+    const theirs = { txHash: hash(120), blockNumber: 40, blockHash: hash(121) };
+    expect(await store.transfers.markFilledByOther(waiting.id, bytes32(SPOKE), theirs, NOW + 1)).toBe(true);
+    expect(
+      await store.transfers.markFilledByOther(
+        claimed.id,
+        bytes32(SPOKE),
+        { ...theirs, blockNumber: 41 },
+        NOW + 1,
+      ),
+    ).toBe(true);
+    expect(await store.transfers.findById(waiting.id)).toMatchObject({
+      status: 'filled_by_other',
+      filledBy: bytes32(SPOKE),
+      fillTxHash: hash(120),
+      fillBlockNumber: 40,
+      fillBlockHash: hash(121),
+      fillRawTx: null,
+      leaseOwner: null,
+    });
+    expect((await store.transfers.listDoneSince('intent', 137, 40)).map((t) => t.id)).toEqual([
+      waiting.id,
+      claimed.id,
+    ]);
+    expect((await store.transfers.listDoneSince('intent', 137, 41)).map((t) => t.id)).toEqual([claimed.id]);
+
+    expect(await store.transfers.markOtherFillReorged(waiting.id, NOW + 2)).toBe(true);
+    expect(await store.transfers.findById(waiting.id)).toMatchObject({
+      status: 'deposited',
+      filledBy: null,
+      fillTxHash: null,
+      fillBlockNumber: null,
+      fillBlockHash: null,
+      leaseOwner: null,
+      nextAttemptAt: 0,
+    });
+    // Once: a second recheck finds nothing to reopen; our own moves apply to it again.
+    expect(await store.transfers.markOtherFillReorged(waiting.id, NOW + 3)).toBe(false);
+    expect(await store.transfers.markFillReorged(claimed.id, OWNER_B, LEASE_MS, NOW + 3)).toBe(false);
+    expect((await store.transfers.claim(waiting.id, OWNER_B, LEASE_MS, NOW + 3))?.status).toBe('filling');
+    expect((await store.transfers.listDoneSince('intent', 137, 0)).map((t) => t.id)).toEqual([claimed.id]);
+  });
+
   it('hands back an expired claim with nothing signed, and a signed one only to a keeper that follows it', async () => {
     const [unsigned, signed] = [await stored(), await stored()];
     await store.transfers.claim(unsigned.id, OWNER_A, LEASE_MS, NOW);
@@ -277,7 +323,7 @@ describeEachStore('transfers store', (kind) => {
       leaseOwner: null,
     });
     // Filled is final for the fill moves.
-    expect(await store.transfers.markFilledByOther(row.id, null, NOW)).toBe(false);
+    expect(await store.transfers.markFilledByOther(row.id, null, undefined, NOW)).toBe(false);
     expect(await store.transfers.markExpired(row.id, NOW)).toBe(false);
     expect(await store.transfers.claim(row.id, OWNER_B, LEASE_MS, NOW)).toBeUndefined();
     expect(await store.transfers.releaseLease(row.id, OWNER_A, NOW)).toBe(false);
@@ -288,12 +334,18 @@ describeEachStore('transfers store', (kind) => {
     expect(await store.transfers.markFilled(expiring.id, fill, NOW)).toBe(false);
 
     const other1 = await stored();
-    expect(await store.transfers.markFilledByOther(other1.id, bytes32(SPOKE), NOW)).toBe(true);
+    expect(await store.transfers.markFilledByOther(other1.id, bytes32(SPOKE), undefined, NOW)).toBe(true);
     expect(await store.transfers.markExpired(other1.id, NOW)).toBe(false);
+    // Its fill not found: nothing to check against a reorg, no destination transaction to name.
+    expect(await store.transfers.findById(other1.id)).toMatchObject({
+      status: 'filled_by_other',
+      fillTxHash: null,
+      fillBlockNumber: null,
+    });
 
     const lock = await stored(deposit({ provider: 'lock-release' }));
     expect(await store.transfers.markExpired(lock.id, NOW)).toBe(false);
-    expect(await store.transfers.markFilledByOther(lock.id, null, NOW)).toBe(false);
+    expect(await store.transfers.markFilledByOther(lock.id, null, undefined, NOW)).toBe(false);
     expect((await store.transfers.claim(lock.id, OWNER_A, LEASE_MS, NOW))?.status).toBe('releasing');
     expect(await store.transfers.markFilled(lock.id, fill, NOW)).toBe(true);
     expect((await store.transfers.findById(lock.id))?.status).toBe('released');

@@ -631,8 +631,8 @@ export class TransfersRepository implements LeaseHolder {
   }
 
   /**
-   * Transfers done on a destination chain (filled, released) whose destination block is at or above `fromBlock`:
-   * what the relay re-checks against a reorg of the destination.
+   * Transfers done on a destination chain (filled, released, or filled by another relayer) whose destination block
+   * is at or above `fromBlock`: what the relay re-checks against a reorg of the destination.
    */
   async listDoneSince(
     provider: TransferProvider,
@@ -640,16 +640,28 @@ export class TransfersRepository implements LeaseHolder {
     fromBlock: number,
     limit = 500,
   ): Promise<Transfer[]> {
+    const done: TransferStatus[] = [DONE_STATUS[provider]];
+    if (provider === 'intent') done.push('filled_by_other');
     const rows: TransferRow[] = await this.knex(TABLE)
-      .where({ provider, destination_chain_id: destinationChainId, status: DONE_STATUS[provider] })
+      .where({ provider, destination_chain_id: destinationChainId })
+      .whereIn('status', done)
       .andWhere('fill_block_number', '>=', fromBlock)
       .orderBy('fill_block_number', 'asc')
       .limit(limit);
     return rows.map(transferFromRow);
   }
 
-  /** deposited | filling → filled_by_other: the destination's fill status is Filled, by another relayer. */
-  async markFilledByOther(id: string, filledBy: string | null, nowMs: number): Promise<boolean> {
+  /**
+   * deposited | filling → filled_by_other: the destination's fill status is Filled, by another relayer. `fill` is
+   * that relayer's FilledRelay (who, which transaction, which block), when it was found: the transfer's destination
+   * transaction as the integrator sees it, and what a reorg of the destination is checked against.
+   */
+  async markFilledByOther(
+    id: string,
+    filledBy: string | null,
+    fill: { txHash: string; blockNumber: number; blockHash: string } | undefined,
+    nowMs: number,
+  ): Promise<boolean> {
     return this.writeOne(id, nowMs, (db) =>
       db(TABLE)
         .where({ id, provider: 'intent' })
@@ -658,6 +670,30 @@ export class TransfersRepository implements LeaseHolder {
           status: 'filled_by_other',
           filled_by: filledBy,
           ...NO_FILL_TX,
+          fill_tx_hash: fill?.txHash ?? null,
+          fill_block_number: fill?.blockNumber ?? null,
+          fill_block_hash: fill?.blockHash ?? null,
+          ...this.moves.noLease(),
+          ...this.moves.bump(nowMs),
+        }),
+    );
+  }
+
+  /**
+   * filled_by_other → deposited: the other relayer's fill left the destination in a reorg, so the deposit may be
+   * unfilled again; the fill stage looks at the destination afresh (filled again, by whom, or ours to fill).
+   */
+  async markOtherFillReorged(id: string, nowMs: number): Promise<boolean> {
+    return this.writeOne(id, nowMs, (db) =>
+      db(TABLE)
+        .where({ id, provider: 'intent', status: 'filled_by_other' })
+        .update({
+          status: INITIAL_STATUS.intent,
+          filled_by: null,
+          ...NO_FILL_TX,
+          fill_block_number: null,
+          fill_block_hash: null,
+          next_attempt_at: 0,
           ...this.moves.noLease(),
           ...this.moves.bump(nowMs),
         }),
