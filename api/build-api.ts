@@ -21,9 +21,8 @@ import { gracefulClose } from '../shared/process/graceful-close';
 import { readiness, registerChainFreshnessGauges } from '../shared/metrics/chain-readiness';
 import { createApp } from './app';
 import { AccountAuthenticator } from './gateway/account-authenticator';
-import { loadMasterKey } from '../shared/signing/master-key';
+import { secretBoxOf } from '../shared/signing/master-key';
 import { openGatewayLimits } from './gateway/gateway-limits';
-import { SecretBox } from '../shared/signing/secret-box';
 import { ApiMetrics } from './metrics';
 import { serviceRoutes } from './routes';
 import { EventFeed } from './routes/events/event-feed';
@@ -85,7 +84,7 @@ export async function buildApi(config: AppConfig, options: ApiOptions = {}): Pro
 
   const metrics = new ApiMetrics();
   const storeWatch = new StoreWatch({ probe: () => store.knex.raw('select 1'), metrics: metrics.store, log });
-  const secretBox = new SecretBox(loadMasterKey(config));
+  const secretBox = secretBoxOf(config);
   const validator = new RequestValidator();
   const limits = await openGatewayLimits(config, store, log, metrics);
   const authenticator = new AccountAuthenticator({

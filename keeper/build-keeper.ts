@@ -1,8 +1,7 @@
 import os from 'node:os';
 import { processLeaseOwner } from '../shared/events/lease-owner';
 import { WebhookDeliverer } from '../shared/events/webhook-deliverer';
-import { loadMasterKey } from '../shared/signing/master-key';
-import { SecretBox } from '../shared/signing/secret-box';
+import { secretBoxOf } from '../shared/signing/master-key';
 import type { AddressInfo } from 'node:net';
 import { ChainClients } from '../shared/chain/chain-clients';
 import { TransferPricing } from '../shared/bridges/transfer-pricing';
@@ -83,7 +82,7 @@ export async function buildKeeper(config: AppConfig, options: KeeperOptions = {}
     config.masterKey || !config.databaseUrl
       ? new WebhookDeliverer({
           store,
-          secretBox: new SecretBox(loadMasterKey(config)),
+          secretBox: secretBoxOf(config),
           owner: processLeaseOwner('keeper'),
           log,
           allowInternalTargets: config.webhookPrivateTargets === 'allow',

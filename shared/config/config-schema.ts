@@ -199,6 +199,11 @@ export interface AppConfig {
   databaseUrl: string;
   /** 64 hex characters (AES-256 key) encrypting stored secret keys; empty: generated key file in dataDir. */
   masterKey: string;
+  /**
+   * The master key being rotated out (64 hex characters), or empty: secrets sealed under it are still opened, and
+   * `npm run accounts -- reseal` seals them under masterKey.
+   */
+  masterKeyPrevious: string;
   chainsFile: string;
   chains: ChainConfig[];
   rateLimit: RateLimitConfig;
@@ -427,6 +432,7 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     'dataDir',
     'databaseUrl',
     'masterKey',
+    'masterKeyPrevious',
     'chainsFile',
     'chains',
     'rateLimit',
@@ -453,6 +459,7 @@ export const configSchema: JSONSchemaType<AppConfig> = {
     dataDir: { type: 'string', minLength: 1 },
     databaseUrl: { type: 'string', pattern: '^$|^mysql2?://' },
     masterKey: { type: 'string', pattern: '^$|^[0-9a-fA-F]{64}$' },
+    masterKeyPrevious: { type: 'string', pattern: '^$|^[0-9a-fA-F]{64}$' },
     chainsFile: { type: 'string', minLength: 1 },
     chains: { type: 'array', minItems: 1, items: chainSchema },
     rateLimit: rateLimitSchema,

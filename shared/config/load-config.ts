@@ -21,6 +21,7 @@ export const ENV_DEFAULTS = {
   DATA_DIR: './data',
   DATABASE_URL: '',
   MASTER_KEY: '',
+  MASTER_KEY_PREVIOUS: '',
   CHAINS_FILE: 'config/chains.json',
   RATE_LIMIT_PER_SECOND: '1000',
   RATE_LIMIT_BURST: '2000',
@@ -160,6 +161,7 @@ export const ENV_OF_FIELD: Readonly<Record<string, EnvName>> = {
   '/dataDir': 'DATA_DIR',
   '/databaseUrl': 'DATABASE_URL',
   '/masterKey': 'MASTER_KEY',
+  '/masterKeyPrevious': 'MASTER_KEY_PREVIOUS',
   '/webhookPrivateTargets': 'WEBHOOK_PRIVATE_TARGETS',
   '/chainsFile': 'CHAINS_FILE',
   '/rateLimit/perSecond': 'RATE_LIMIT_PER_SECOND',
@@ -220,6 +222,7 @@ export const ENV_OF_FIELD: Readonly<Record<string, EnvName>> = {
 /** Values never repeated in an error: keys, passwords, and URLs that may carry credentials. */
 const SECRET_ENV: ReadonlySet<EnvName> = new Set([
   'MASTER_KEY',
+  'MASTER_KEY_PREVIOUS',
   'EXECUTOR_PRIVATE_KEYS',
   'EXECUTOR_KEYSTORE_PASSWORD',
   'DATABASE_URL',
@@ -316,6 +319,7 @@ export function loadConfig(
     dataDir: path.resolve(get('DATA_DIR')),
     databaseUrl: get('DATABASE_URL'),
     masterKey: get('MASTER_KEY'),
+    masterKeyPrevious: get('MASTER_KEY_PREVIOUS'),
     webhookPrivateTargets: get('WEBHOOK_PRIVATE_TARGETS') as AppConfig['webhookPrivateTargets'],
     chainsFile,
     chains: overrides.chains ?? readChainsFile(chainsFile),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { SecretBox } from './secret-box';
 
 export const MASTER_KEY_FILE = 'master.key';
 
@@ -29,4 +30,17 @@ export function loadMasterKey(config: { masterKey: string; dataDir: string }): B
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
   }
+}
+
+/**
+ * The box that seals and opens stored secrets: under the master key, also opening what MASTER_KEY_PREVIOUS sealed
+ * while a rotation is under way.
+ */
+export function secretBoxOf(config: {
+  masterKey: string;
+  masterKeyPrevious: string;
+  dataDir: string;
+}): SecretBox {
+  const previous = config.masterKeyPrevious ? Buffer.from(config.masterKeyPrevious, 'hex') : undefined;
+  return new SecretBox(loadMasterKey(config), previous);
 }

@@ -2,10 +2,22 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
 
-/** AES-256-GCM under the master key; the stored form is `v1.<iv>.<tag>.<ciphertext>` in base64url. */
+function checkedKey(key: Buffer): Buffer {
+  if (key.length !== 32) throw new Error('The master key must be 32 bytes');
+  return key;
+}
+
+/**
+ * AES-256-GCM under the master key; the stored form is `v1.<iv>.<tag>.<ciphertext>` in base64url. While a master key
+ * is rotated, the box also opens what the previous key sealed (and only seals under the current one).
+ */
 export class SecretBox {
-  constructor(private readonly key: Buffer) {
-    if (key.length !== 32) throw new Error('The master key must be 32 bytes');
+  private readonly key: Buffer;
+  private readonly previous: Buffer | undefined;
+
+  constructor(key: Buffer, previous?: Buffer) {
+    this.key = checkedKey(key);
+    this.previous = previous === undefined ? undefined : checkedKey(previous);
   }
 
   seal(plaintext: string, associatedData: string): string {
@@ -20,11 +32,34 @@ export class SecretBox {
   }
 
   open(sealed: string, associatedData: string): string {
-    const [version, iv, tag, ct] = sealed.split('.');
-    if (version !== VERSION || !iv || !tag || ct === undefined) throw new Error('Unreadable sealed secret');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    decipher.setAAD(Buffer.from(associatedData, 'utf8'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+    try {
+      return openWith(this.key, sealed, associatedData);
+    } catch (err) {
+      if (!this.previous) throw err;
+      return openWith(this.previous, sealed, associatedData);
+    }
   }
+
+  /**
+   * The secret sealed anew under the current key when the previous key sealed it; undefined when the current key
+   * already did. Throws when neither opens it.
+   */
+  reseal(sealed: string, associatedData: string): string | undefined {
+    try {
+      openWith(this.key, sealed, associatedData);
+      return undefined;
+    } catch (err) {
+      if (!this.previous) throw err;
+      return this.seal(openWith(this.previous, sealed, associatedData), associatedData);
+    }
+  }
+}
+
+function openWith(key: Buffer, sealed: string, associatedData: string): string {
+  const [version, iv, tag, ct] = sealed.split('.');
+  if (version !== VERSION || !iv || !tag || ct === undefined) throw new Error('Unreadable sealed secret');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAAD(Buffer.from(associatedData, 'utf8'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
 }

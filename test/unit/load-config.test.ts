@@ -34,6 +34,7 @@ describe('configuration errors', () => {
   it('never repeat a secret or a URL that may carry credentials', () => {
     const secrets = {
       MASTER_KEY: 'not-a-key-s3cret',
+      MASTER_KEY_PREVIOUS: 'old-key-s3cret',
       EXECUTOR_PRIVATE_KEYS: `0x${'ab'.repeat(32)},0xs3cret`,
       DATABASE_URL: 'postgres://user:s3cret@db/x',
       REDIS_URL: 'http://user:s3cret@cache',
