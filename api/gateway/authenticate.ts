@@ -55,18 +55,12 @@ export function authenticate(
       metrics.authFailures.inc({ reason: 'missing-header' });
       throw unauthorized();
     }
-    const signed = { apiKey, valueInfo, passphrase, signature };
-    const line = { method: ctx.method, path: ctx.path, rawQuery: ctx.querystring };
-    // Credentials this process can check alone (see verifyKnown) leave only the nonce to the store: one wait, not
-    // one per step. Anything else takes the full check, which also tells the failures apart.
-    const known = authenticator.verifyKnown(signed, line);
     let result;
     try {
-      result = known
-        ? (await authenticator.spendNonce(known.nonce))
-          ? ({ ok: true, context: known.context } as const)
-          : ({ ok: false, reason: 'replay' } as const)
-        : await authenticator.authenticate(signed, line);
+      result = await authenticator.authenticate(
+        { apiKey, valueInfo, passphrase, signature },
+        { method: ctx.method, path: ctx.path, rawQuery: ctx.querystring },
+      );
     } catch (err) {
       // Verification could not run: answered as the spec's "service briefly unavailable", not as the 403 that
       // sends integrators to their keys. It costs the IP none of its refused-attempt budget, which a client
