@@ -17,6 +17,7 @@ import {
   type LimitOrderJson,
 } from '../helpers/maker';
 import { startWethUsdcKeeperE2e, type WethUsdcKeeperE2e } from '../helpers/keeper-e2e';
+import { keeperSelectedAt } from '../helpers/keeper-orders';
 import type { RunningService } from '../helpers/service-harness';
 
 /**
@@ -125,9 +126,15 @@ describe('the diagnosis of a pending order', () => {
     expect(required).toBeGreaterThan(amountIn);
     expect(required).toBeLessThanOrEqual(amountIn + feeCap(amountIn, capBps));
     expect(await balances(maker.address)).toEqual(before);
-    // It stays so: the keeper judges it again and again, it never fails.
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
-    expect((await getLimitOrder(client, created.id)).diagnosis?.code).toBe('ALLOWANCE_SHORT');
+    // It stays so: the keeper judges it again on each new block, it never fails. Three blocks, each waited for until
+    // the keeper's selection ran on it (ticks run one after another: the third proves the second's tick ended).
+    for (let i = 0; i < 3; i++) {
+      await service.chain.mine();
+      await keeperSelectedAt(service.keepers[0]!, chain.chainId, await service.provider.getBlockNumber());
+    }
+    const still = await getLimitOrder(client, created.id);
+    expect(still).toMatchObject({ status: 'pending', reasonFail: [] });
+    expect(still.diagnosis?.code).toBe('ALLOWANCE_SHORT');
 
     await approveExecutor(maker, chain, weth.address, amountIn + feeCap(amountIn, capBps));
     const done = await waitForLimitOrder(client, created.id, ['completed', 'failed'], 90_000);
