@@ -68,9 +68,6 @@ const CLASSES: readonly PairClass[] = [
   },
 ];
 
-/** Longer than a block follower poll plus a refresh: two equal quotes this far apart read a settled state. */
-const SETTLE_MS = 2_500;
-
 const others = (id: SourceId): string[] => SOURCE_IDS.filter((s) => s !== id);
 
 describe('seven single-chain liquidity sources', () => {
@@ -108,14 +105,8 @@ describe('seven single-chain liquidity sources', () => {
    * behind, and the previous test's swap moved pools this one may route through.
    */
   async function settledQuote(body: unknown): Promise<Quote> {
-    let previous = await quoteOk(body);
-    for (let attempt = 0; attempt < 20; attempt += 1) {
-      await new Promise((r) => setTimeout(r, SETTLE_MS));
-      const next = await quoteOk(body);
-      if (JSON.stringify(next) === JSON.stringify(previous)) return next;
-      previous = next;
-    }
-    throw new Error('the quote never settled');
+    await api.quotesCaughtUp();
+    return quoteOk(body);
   }
 
   async function balanceOf(tokenAddress: string, owner: string): Promise<bigint> {

@@ -77,14 +77,11 @@ const FEE_BPS = 30;
 const SLIPPAGE = '0.5';
 /** The documented fallback beside the route's gas when the swap cannot be estimated from the account. */
 const ROUTER_OVERHEAD_GAS = 100_000n;
-/** Longer than a block follower poll plus a refresh: two equal quotes this far apart read a settled state. */
-const SETTLE_MS = 2_500;
 const SWAP_ROUTER_ERRORS = new Interface([
   'error NotAccount()',
   'error InsufficientOutput(uint256 amountOut, uint256 minAmountOut)',
 ]);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isNative = (token: string) => token.toLowerCase() === NATIVE_LOWER;
 
 /** The EIP-55 form with the case of its first letter flipped: mixed case with a wrong checksum. */
@@ -145,14 +142,8 @@ describe('POST /swap (single-chain)', () => {
 
   /** A quote read from a pool state that has caught up with the chain head (see the file comment). */
   async function settledQuote(body: unknown): Promise<Quote> {
-    let previous = await quoteOk(body);
-    for (let attempt = 0; attempt < 20; attempt += 1) {
-      await sleep(SETTLE_MS);
-      const next = await quoteOk(body);
-      if (JSON.stringify(next) === JSON.stringify(previous)) return next;
-      previous = next;
-    }
-    throw new Error('the quote never settled');
+    await api.quotesCaughtUp();
+    return quoteOk(body);
   }
 
   async function swapOk(body: unknown): Promise<Swap> {

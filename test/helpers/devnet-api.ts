@@ -24,6 +24,11 @@ export interface DevnetApi {
   chain: ChainHandle;
   /** A new account's client. */
   client: ApiClient;
+  /**
+   * Resolves once the api quotes from the pool state of the chain's current head (it follows the chain a poll
+   * behind): what a test that just moved pools waits for before it reads a quote.
+   */
+  quotesCaughtUp(timeoutMs?: number): Promise<void>;
   /** Stops the api, drops the store, stops the chain and removes the data folder. */
   close(): Promise<void>;
 }
@@ -66,6 +71,15 @@ export async function startDevnetApi(
       provider: devnet.handles[0]!.provider,
       chain: devnet.handles[0]!,
       client,
+      async quotesCaughtUp(timeoutMs = 30_000) {
+        const head = await devnet.handles[0]!.provider.getBlockNumber();
+        const engine = running.api.quoting.engine;
+        const deadline = Date.now() + timeoutMs;
+        while ((engine.blockNumber(devnet.manifest.chains[0]!.chainId) ?? -1) < head) {
+          if (Date.now() > deadline) throw new Error(`quotes did not reach block ${head} in ${timeoutMs} ms`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      },
       close,
     };
   } catch (err) {
