@@ -4,42 +4,48 @@ import type { RedisBatch } from './redis-batch';
 import type { RateLimiter, TokenBucketRate } from './rate-limiter';
 
 /**
- * The same token bucket as MemoryRateLimiter, kept in one Redis hash per client key and updated atomically, so
- * every api process draws from one budget. Redis's own clock refills it: api hosts whose clocks disagree still agree
- * on the bucket. A bucket that would be full again expires, so idle clients leave nothing behind.
- * `bucket(key, rate, burst, cost, now)`: cost 1 takes a token, 0 only looks; returns 0 or the seconds to wait.
+ * The same token bucket as MemoryRateLimiter, kept in Redis and updated atomically, so every api process draws from
+ * one budget. Redis's own clock refills it: api hosts whose clocks disagree still agree on the bucket.
+ * A bucket is one number, the time (ms, Redis's clock) at which it is full again (absent: full): at `now` it holds
+ * `burst - (fullAt - now) * rate` tokens, and taking one moves `fullAt` on by one token's time (the generic cell
+ * rate algorithm, exactly a token bucket refilled continuously). One GET and one SET with its expiry instead of a
+ * hash's read, write and expiry: Redis spends its time on commands, not arithmetic. The key expires when the bucket
+ * is full again, so idle clients leave nothing behind.
+ * `level(fullAt, rate, burst, now)` is the tokens held, `refusal(tokens, rate)` the seconds to wait for one,
+ * `take(key, fullAt, rate, now)` stores the bucket less one token.
  */
-export const BUCKET_FUNCTION = `
-local function bucket(key, rate, burst, cost, now)
-  local state = redis.call('HMGET', key, 'tokens', 'at')
-  local tokens = tonumber(state[1])
-  local at = tonumber(state[2])
-  if tokens == nil or at == nil then
-    tokens = burst
-    at = now
-  end
-  tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate)
-  if tokens < 1 then
-    return math.max(1, math.ceil((1 - tokens) / rate))
-  end
-  if cost > 0 then
-    tokens = tokens - cost
-    redis.call('HSET', key, 'tokens', tostring(tokens), 'at', tostring(now))
-    redis.call('PEXPIRE', key, math.min(math.ceil((burst - tokens) / rate * 1000) + 1000, 1e12))
-  end
-  return 0
+export const BUCKET_FUNCTIONS = `
+local function level(fullAt, rate, burst, now)
+  if fullAt == nil or fullAt <= now then return burst end
+  return burst - (fullAt - now) / 1000 * rate
+end
+local function refusal(tokens, rate)
+  return math.max(1, math.ceil((1 - tokens) / rate))
+end
+local function take(key, fullAt, rate, now)
+  if fullAt == nil or fullAt < now then fullAt = now end
+  fullAt = fullAt + 1000 / rate
+  redis.call('SET', key, tostring(fullAt), 'PX', math.min(math.ceil(fullAt - now) + 1000, 1e12))
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
 /** KEYS[1] bucket; ARGV perSecond, burst, cost. */
-const TOKEN_BUCKET = `${BUCKET_FUNCTION}
-return bucket(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), now)
+const TOKEN_BUCKET = `${BUCKET_FUNCTIONS}
+local rate = tonumber(ARGV[1])
+local fullAt = tonumber(redis.call('GET', KEYS[1]))
+local tokens = level(fullAt, rate, tonumber(ARGV[2]), now)
+if tokens < 1 then return refusal(tokens, rate) end
+if tonumber(ARGV[3]) > 0 then take(KEYS[1], fullAt, rate, now) end
+return 0
 `;
 
-/** The Redis key of a budget's bucket for a client key. */
-export const bucketKey = (budget: string, key: string): string => `rl:${budget}:${key}`;
+/**
+ * The Redis key of a budget's bucket for a client key. Named apart from the hashes earlier versions kept under
+ * `rl:`, so that processes of both versions running side by side never read each other's records.
+ */
+export const bucketKey = (budget: string, key: string): string => `tb:${budget}:${key}`;
 
 interface TokenBucketCommand {
   tokenBucket(key: string, perSecond: number, burst: number, cost: number): ChainableCommander;

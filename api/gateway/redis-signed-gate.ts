@@ -3,7 +3,7 @@ import { ReplyError } from 'ioredis';
 import type { NonceUse } from '../../shared/store/repositories/nonces-repository';
 import type { RedisBatch } from './redis-batch';
 import { COMMAND_TIMEOUT_MS } from './redis-connection';
-import { BUCKET_FUNCTION, bucketKey } from './redis-rate-limiter';
+import { BUCKET_FUNCTIONS, bucketKey } from './redis-rate-limiter';
 import type { TokenBucketRate } from './rate-limiter';
 
 /**
@@ -14,22 +14,29 @@ import type { TokenBucketRate } from './rate-limiter';
  * (`key:<apiKey>`). Each step runs only when the ones before passed, as each middleware does.
  * A script Redis runs after the client stopped waiting for it (Redis hung, then woke up) must change nothing, as the
  * separate calls it stands for would have been refused by then: ARGV[6] is a deadline on Redis's own clock, past
- * which the script does nothing (step 5).
+ * which the script does nothing (step 5). The three buckets are read with one MGET (a bucket is one number), so the
+ * whole gate is five Redis calls: the clock, the read, the IP's token, the nonce and the key's token.
  * KEYS ip bucket, failure bucket, nonce, key bucket; ARGV rate, burst, failure rate, failure burst, nonce ttl ms,
  * deadline ms. Returns {step, wait, now}: step 0 passed, 1 the IP's budget is spent, 2 its failure budget, 3 the
  * nonce was used, 4 the key's budget is spent, 5 too late; `now` is Redis's clock.
  */
-const SIGNED_GATE = `${BUCKET_FUNCTION}
+const SIGNED_GATE = `${BUCKET_FUNCTIONS}
 if now > tonumber(ARGV[6]) then return {5, 0, now} end
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
-local wait = bucket(KEYS[1], rate, burst, 1, now)
-if wait > 0 then return {1, wait, now} end
-wait = bucket(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4]), 0, now)
-if wait > 0 then return {2, wait, now} end
+local full = redis.call('MGET', KEYS[1], KEYS[2], KEYS[4])
+local ipFull = tonumber(full[1])
+local tokens = level(ipFull, rate, burst, now)
+if tokens < 1 then return {1, refusal(tokens, rate), now} end
+take(KEYS[1], ipFull, rate, now)
+local failureRate = tonumber(ARGV[3])
+tokens = level(tonumber(full[2]), failureRate, tonumber(ARGV[4]), now)
+if tokens < 1 then return {2, refusal(tokens, failureRate), now} end
 if not redis.call('SET', KEYS[3], '1', 'PX', ARGV[5], 'NX') then return {3, 0, now} end
-wait = bucket(KEYS[4], rate, burst, 1, now)
-if wait > 0 then return {4, wait, now} end
+local keyFull = tonumber(full[3])
+tokens = level(keyFull, rate, burst, now)
+if tokens < 1 then return {4, refusal(tokens, rate), now} end
+take(KEYS[4], keyFull, rate, now)
 return {0, 0, now}
 `;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RedisBatch } from '../../api/gateway/redis-batch';
 import { RedisNonceLedger } from '../../api/gateway/redis-nonce-ledger';
-import { RedisRateLimiter } from '../../api/gateway/redis-rate-limiter';
+import { bucketKey, RedisRateLimiter } from '../../api/gateway/redis-rate-limiter';
 import { RedisSignedGate, type GateOutcome } from '../../api/gateway/redis-signed-gate';
 import type { TokenBucketRate } from '../../api/gateway/rate-limiter';
 import type { NonceUse } from '../../shared/store/repositories/nonces-repository';
@@ -72,7 +72,7 @@ describeWithRedis('RedisSignedGate: one round trip, the separate calls’ outcom
     expect(outcome.kind).toBe('ip-limited');
     expect(await redis.exists(`nonce:${apiKey}:${refused.nonce}`)).toBe(0);
     expect(await requests.exhausted(`key:${apiKey}`)).toBe(0);
-    expect(await redis.exists(`rl:requests:key:${apiKey}`)).toBe(0);
+    expect(await redis.exists(bucketKey('requests', `key:${apiKey}`))).toBe(0);
   });
 
   it('refuses an IP whose refused-attempt budget is spent (after its IP token), leaving the nonce unspent', async () => {
@@ -109,6 +109,22 @@ describeWithRedis('RedisSignedGate: one round trip, the separate calls’ outcom
     expect(await nonces.use(refused)).toBe(false);
   });
 
+  it('keeps a bucket as one number that refills at the rate and expires once full again, as the in-process bucket', async () => {
+    const fast = new RedisRateLimiter(new RedisBatch(redis), 'requests', { perSecond: 20, burst: 2 });
+    const key = `key:${apiKey}`;
+    expect(await fast.take(key)).toBe(0);
+    expect(await fast.take(key)).toBe(0);
+    expect(await fast.take(key)).toBe(1);
+    expect(await redis.type(bucketKey('requests', key))).toBe('string');
+    // Full again 100 ms after the two tokens were taken (50 ms each); the record lasts until then plus a second.
+    const ttl = await redis.pttl(bucketKey('requests', key));
+    expect(ttl).toBeGreaterThan(1_000);
+    expect(ttl).toBeLessThanOrEqual(1_100);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await fast.take(key)).toBe(0);
+    expect(await fast.exhausted(key)).toBe(1);
+  });
+
   it('changes nothing when it runs past its deadline (a hung Redis woken up), then learns the clock again', async () => {
     // The offset to Redis's clock is learnt, then our clock steps back a minute: on Redis's clock the script's
     // deadline is a minute gone when it runs, as it would be for a script Redis ran after the client gave up.
@@ -120,7 +136,7 @@ describeWithRedis('RedisSignedGate: one round trip, the separate calls’ outcom
     expect(await late.run(ip, refused)).toEqual<GateOutcome>({ kind: 'too-late' });
     expect(await redis.exists(`nonce:${apiKey}:${refused.nonce}`)).toBe(0);
     expect(await redis.exists(`rl:requests:ip:${ip}`)).toBe(0);
-    expect(await redis.exists(`rl:requests:key:${apiKey}`)).toBe(0);
+    expect(await redis.exists(bucketKey('requests', `key:${apiKey}`))).toBe(0);
     // The reply carried Redis's clock: the next request counts again.
     expect(await late.run(ip, use())).toEqual<GateOutcome>({ kind: 'passed' });
   });
