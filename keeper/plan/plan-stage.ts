@@ -13,7 +13,7 @@ import type { OrderMoves } from '../order-moves';
 import type { RowGuard } from '../row-guard';
 import { isOutageError, type ChainAvailability } from '../watch/chain-availability';
 import { planGroup, type PlannedGroup, type PlannedOrder, type PricedOrder } from './batch-planner';
-import type { PairBound } from '../../shared/domain/price-bound';
+import { PairBoundReader } from './pair-bound-reader';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { batchPulls } from './execute-batch-call';
 import { GAS_PER_ORDER, executionFee } from '../../shared/routing/execution-fee';
@@ -73,14 +73,16 @@ export interface PlanStageDeps {
  */
 export class PlanStage {
   private readonly signatures = new PairSignatureVerifier();
-  private maxDeviationBps: bigint | undefined;
+  private readonly bounds: PairBoundReader;
   private reads: { head: number; value: Promise<HeadReads> } | undefined;
   /** What the funded orders of each batch being planned pull, until its plan is done. */
   private readonly reserved = new Map<object, Map<string, bigint>>();
   /** What each open transaction pulls from makers, by row id (kept for the rows still open). */
   private rowPulls = new Map<string, ReadonlyMap<string, bigint>>();
 
-  constructor(private readonly deps: PlanStageDeps) {}
+  constructor(private readonly deps: PlanStageDeps) {
+    this.bounds = new PairBoundReader(deps.client, deps.chain.contracts.orderExecutor);
+  }
 
   /** Plans `orders` into a batch for the wallet at `from` to send; `now`: the keeper's clock (ms). */
   async run(orders: readonly ExecutionOrder[], from: string, now: number): Promise<BatchPlan | undefined> {
@@ -121,10 +123,16 @@ export class PlanStage {
       return undefined;
     }
     const { gasPrice, maxFeeBps } = reads;
+    // The pairs' price bounds are read while the makers' funding is: neither waits for the other.
+    const head = this.head();
+    for (const pair of new Set(orders.map((o) => `${o.tokenIn}>${o.tokenOut}`))) {
+      const [tokenIn, tokenOut] = pair.split('>') as [string, string];
+      this.bounds.read(tokenIn, tokenOut, head).catch(() => undefined);
+    }
     const priced = await this.price(orders, gasPrice, maxFeeBps);
     const funded = await this.fund(priced, now, reservation);
     if (!funded) return undefined;
-    const groups = await this.group(funded, gasPrice);
+    const groups = await this.group(funded, gasPrice, head);
     if (!groups.length) return undefined;
     const planned = groups.flatMap((g) => g.orders);
     // The batch's deadline counts from the chain's clock (a devnet's may run ahead of ours).
@@ -320,7 +328,11 @@ export class PlanStage {
   }
 
   /** One routed group per pair; one pair's group that cannot be planned leaves the other pairs' groups to go. */
-  private async group(funded: readonly PricedOrder[], gasPrice: bigint): Promise<PlannedGroup[]> {
+  private async group(
+    funded: readonly PricedOrder[],
+    gasPrice: bigint,
+    head: number,
+  ): Promise<PlannedGroup[]> {
     const { deps } = this;
     const byPair = new Map<string, PricedOrder[]>();
     for (const p of funded) {
@@ -339,7 +351,7 @@ export class PlanStage {
             pairOrders.map((p) => p.order),
             reason,
           );
-        const bound = await this.pairBound(first.tokenIn, first.tokenOut).catch((err: unknown) => {
+        const bound = await this.bounds.read(first.tokenIn, first.tokenOut, head).catch((err: unknown) => {
           if (!isOutageError(err)) throw err;
           deps.availability.rpcFailed();
           return 'outage' as const;
@@ -364,42 +376,11 @@ export class PlanStage {
   }
 
   /**
-   * The contract's price bound of the pair now (one eth_call per pair and batch); undefined when the chain has no
-   * bound for it (a token without a configured source, too little pool history, a stale or broken feed): the
-   * contract would fail its orders NO_PRICE_BOUND.
-   */
-  private async pairBound(tokenIn: string, tokenOut: string): Promise<PairBound | undefined> {
-    const iface = orderExecutorInterface();
-    const to = this.deps.chain.contracts.orderExecutor;
-    if (this.maxDeviationBps === undefined) {
-      const data = await this.deps.client.call({ to, data: iface.encodeFunctionData('maxDeviationBps', []) });
-      this.maxDeviationBps = BigInt(iface.decodeFunctionResult('maxDeviationBps', data)[0] as bigint);
-    }
-    let data: string;
-    try {
-      data = await this.deps.client.call({
-        to,
-        data: iface.encodeFunctionData('priceBound', [getAddress(tokenIn), getAddress(tokenOut)]),
-      });
-    } catch (err) {
-      // A broken source reverts the view: the contract's batch reads that as no bound too.
-      if ((err as { code?: string }).code === 'CALL_EXCEPTION') return undefined;
-      throw err;
-    }
-    const priceX128 = BigInt(iface.decodeFunctionResult('priceBound', data)[0] as bigint);
-    return priceX128 === 0n ? undefined : { priceX128, deviationBps: this.maxDeviationBps };
-  }
-
-  /**
-   * Read for every batch: the owner raises the cap through the timelock and the guardian lowers it at once, and a
-   * fee priced at a stale cap would fail FEE_TOO_HIGH on-chain.
-   */
-  /**
    * The gas price, the contract's fee cap and the chain's clock, read once per head of the chain's pool state: every
    * batch planned on one block prices with the same figures. A read that fails is not kept.
    */
   private headReads(): Promise<HeadReads> {
-    const head = this.deps.engine.blockNumber(this.deps.chain.chainId) ?? -1;
+    const head = this.head();
     if (this.reads?.head === head) return this.reads.value;
     const value = Promise.all([
       this.deps.client.feeData(),
@@ -420,6 +401,15 @@ export class PlanStage {
     return value;
   }
 
+  /** The block of the chain's pool state the keeper plans on (-1 before the first). */
+  private head(): number {
+    return this.deps.engine.blockNumber(this.deps.chain.chainId) ?? -1;
+  }
+
+  /**
+   * Read per head, never kept longer: the owner raises the cap through the timelock and the guardian lowers it at
+   * once, and a fee priced at a stale cap would fail FEE_TOO_HIGH on-chain.
+   */
   private async orderExecutorMaxFeeBps(): Promise<bigint> {
     const iface = orderExecutorInterface();
     const data = await this.deps.client.call({
