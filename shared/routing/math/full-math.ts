@@ -13,18 +13,25 @@ export function mulDiv(a: bigint, b: bigint, denominator: bigint): bigint {
   return result;
 }
 
-/** ceil(a * b / denominator); throws where FullMath.mulDivRoundingUp reverts. */
+/**
+ * ceil(a * b / denominator); throws where FullMath.mulDivRoundingUp reverts. The product is formed once, and a
+ * remainder is told by multiplying back (a bigint division costs several multiplications; operands are never
+ * negative, so a floor quotient times the denominator equals the product exactly when nothing remains).
+ */
 export function mulDivRoundingUp(a: bigint, b: bigint, denominator: bigint): bigint {
-  const result = mulDiv(a, b, denominator);
-  if ((a * b) % denominator > 0n) {
+  if (denominator <= 0n) throw new RangeError('mulDiv: denominator must be positive');
+  const product = a * b;
+  const result = product / denominator;
+  if (result > MAX_UINT256) throw new RangeError('mulDiv: result overflows uint256');
+  if (result * denominator !== product) {
     if (result >= MAX_UINT256) throw new RangeError('mulDivRoundingUp: result overflows uint256');
     return result + 1n;
   }
   return result;
 }
 
-/** UnsafeMath.divRoundingUp: ceil(x / y) for y > 0. */
+/** UnsafeMath.divRoundingUp: ceil(x / y) for y > 0 (the remainder told by multiplying back, as above). */
 export function divRoundingUp(x: bigint, y: bigint): bigint {
   const quotient = x / y;
-  return x % y > 0n ? quotient + 1n : quotient;
+  return quotient * y !== x ? quotient + 1n : quotient;
 }

@@ -23,6 +23,8 @@ export const STABLE_FEE_DENOMINATOR = 10n ** 10n;
 const N_COINS = 2n;
 const MAX_ITERATIONS = 255;
 const UINT256_MAX = (1n << 256n) - 1n;
+/** The largest b for which 2y + b fits uint256 whenever y * y does (y < 2^128). */
+const SUM_SAFE_B = UINT256_MAX - (1n << 129n);
 
 /** Where the pool reverts (overflow, underflow, division by zero, no convergence). */
 class PoolRevert extends Error {}
@@ -67,20 +69,23 @@ function stableSwapY(x: bigint, d: bigint, amp: bigint): bigint {
   c = div(mul(mul(c, d), STABLE_A_PRECISION), mul(ann, N_COINS));
   const b = add(x, div(mul(d, STABLE_A_PRECISION), ann));
   let y = d;
-  // The hot loop of every quote through a stable pool: the same checked operations as above, written out.
+  // The hot loop of every quote through a stable pool: the same checked operations as above, written out, with
+  // 2y + b - D formed as 2y + (b - D). Past the square's check y < 2^128, so 2y + b cannot exceed uint256 unless b
+  // is within 2^129 of it; such a b takes the step-by-step checks instead.
+  const bMinusD = b - d;
+  const sumCannotOverflow = b <= SUM_SAFE_B;
   for (let k = 0; k < MAX_ITERATIONS; k++) {
     const previous = y;
     const yy = y * y;
+    if (yy > UINT256_MAX) throw new PoolRevert();
     const numerator = yy + c;
-    const doubled = 2n * y;
-    const sum = doubled + b;
-    const denominator = sum - d;
-    if (yy > UINT256_MAX || numerator > UINT256_MAX || doubled > UINT256_MAX || sum > UINT256_MAX) {
-      throw new PoolRevert();
-    }
+    if (numerator > UINT256_MAX) throw new PoolRevert();
+    if (!sumCannotOverflow && 2n * y + b > UINT256_MAX) throw new PoolRevert();
+    const denominator = (y << 1n) + bMinusD;
     if (denominator <= 0n) throw new PoolRevert();
     y = numerator / denominator;
-    if (within1(y, previous)) return y;
+    const step = y - previous;
+    if (step <= 1n && step >= -1n) return y;
   }
   throw new PoolRevert();
 }
