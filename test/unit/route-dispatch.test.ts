@@ -98,3 +98,52 @@ describe('route dispatch (the router compiled once)', () => {
     }
   });
 });
+
+describe('route dispatch refuses overlapping routes at start (it runs one match, the router ran all)', () => {
+  const router = (paths: [string, string[]][]) => {
+    const r = new Router<ApiState>({ prefix: '/api/v1', sensitive: true, strict: true });
+    for (const [path, methods] of paths) r.register(path, methods, [async () => undefined]);
+    return r;
+  };
+
+  it('refuses a fixed path a parameter route of the same method also matches, in either order', () => {
+    expect(() =>
+      routeDispatcher(
+        router([
+          ['/limit-order/:id', ['GET']],
+          ['/limit-order/count', ['GET']],
+        ]),
+      ),
+    ).toThrow('routes overlap: HEAD,GET /api/v1/limit-order/count and /api/v1/limit-order/:id');
+    expect(() =>
+      routeDispatcher(
+        router([
+          ['/limit-order/count', ['GET']],
+          ['/limit-order/:id', ['GET']],
+        ]),
+      ),
+    ).toThrow('routes overlap');
+  });
+
+  it('refuses one path registered twice for a method, and accepts routes that differ by method or by path', () => {
+    expect(() =>
+      routeDispatcher(
+        router([
+          ['/chains', ['GET']],
+          ['/chains', ['GET', 'POST']],
+        ]),
+      ),
+    ).toThrow('routes overlap: HEAD,GET /api/v1/chains and /api/v1/chains');
+    expect(() =>
+      routeDispatcher(
+        router([
+          ['/limit-order', ['POST']],
+          ['/limit-order/:id', ['GET', 'DELETE']],
+          ['/limit-order/count', ['POST']],
+          ['/webhooks/:id/deliveries', ['GET']],
+          ['/webhooks/:id', ['GET']],
+        ]),
+      ),
+    ).not.toThrow();
+  });
+});
