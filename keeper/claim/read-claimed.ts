@@ -1,4 +1,4 @@
-import { isAddress } from 'ethers';
+import { isChecksumValidAddress } from '../../shared/chain/checksum-address';
 import type { DcaStrategy } from '../../shared/domain/dca';
 import type { ClaimedDcaOrder } from '../../shared/store/repositories/keeper-dca-repository';
 import type { KeeperLimitOrder } from '../../shared/store/repositories/keeper-limit-orders-repository';
@@ -93,7 +93,7 @@ export function readLimitOrder(order: KeeperLimitOrder, ctx: ClaimContext): Read
   const decimalsOut = ctx.tokens.decimalsOf(order.chainId, order.outTokenAddress);
   if (decimalsIn === undefined || decimalsOut === undefined) return TOKEN_NOT_LISTED;
   const read = limitOrderTerms(order, decimalsIn, decimalsOut);
-  if (read.ok && !isAddress(order.accountTo)) return MAKER_NOT_AN_ADDRESS;
+  if (read.ok && !isChecksumValidAddress(order.accountTo)) return MAKER_NOT_AN_ADDRESS;
   if (!read.ok) return read;
   if (!validIndex(order.execIndex)) return NO_EXECUTION_INDEX;
   return {
@@ -140,7 +140,7 @@ export function readDcaOrder({ order, strategy }: ClaimedDcaOrder, ctx: ClaimCon
   }
   const amountIn = iterationAmount(read.terms.total, s.iterations, order.iteration);
   if (amountIn === 0n) return { reason: 'ZERO_AMOUNT', detail: 'the iteration sells nothing' };
-  if (!isAddress(s.accountTo)) return MAKER_NOT_AN_ADDRESS;
+  if (!isChecksumValidAddress(s.accountTo)) return MAKER_NOT_AN_ADDRESS;
   if (!validIndex(order.execIndex)) return NO_EXECUTION_INDEX;
   return {
     order: {

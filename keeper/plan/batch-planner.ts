@@ -1,4 +1,4 @@
-import { getAddress } from 'ethers';
+import { checksumAddress } from '../../shared/chain/checksum-address';
 import type { QuoteEngine } from '../../shared/routing/quote-engine';
 import { minimumAfterSlippage } from '../../shared/routing/fees';
 import { pathsOf, type PathParams } from '../../shared/routing/swap-calldata';
@@ -132,8 +132,8 @@ export function planGroup(
   return {
     planned: {
       group: {
-        tokenIn: getAddress(first.tokenIn),
-        tokenOut: getAddress(first.tokenOut),
+        tokenIn: checksumAddress(first.tokenIn),
+        tokenOut: checksumAddress(first.tokenOut),
         paths: best.routed.paths,
         orders: planned.map((p) => ({
           index: p.order.executionIndex,

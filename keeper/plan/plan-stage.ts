@@ -1,4 +1,4 @@
-import { formatUnits, getAddress } from 'ethers';
+import { formatUnits } from 'ethers';
 import { calldataOfRawTransaction } from '../../shared/chain/raw-transaction-data';
 import type { ChainClient } from '../../shared/chain/chain-client';
 import type { ChainConfig, ChainContracts } from '../../shared/config/config-schema';
@@ -14,6 +14,7 @@ import type { RowGuard } from '../row-guard';
 import { isOutageError, type ChainAvailability } from '../watch/chain-availability';
 import { planGroup, type PlannedGroup, type PlannedOrder, type PricedOrder } from './batch-planner';
 import { PairBoundReader } from './pair-bound-reader';
+import { checksumAddress } from '../../shared/chain/checksum-address';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { batchPulls } from './execute-batch-call';
 import { GAS_PER_ORDER, executionFee } from '../../shared/routing/execution-fee';
@@ -177,8 +178,8 @@ export class PlanStage {
               chainId: deps.chain.chainId,
               orderExecutor: deps.chain.contracts.orderExecutor,
               maker: order.maker,
-              tokenIn: getAddress(order.tokenIn),
-              tokenOut: getAddress(order.tokenOut),
+              tokenIn: checksumAddress(order.tokenIn),
+              tokenOut: checksumAddress(order.tokenOut),
               integrator: order.integrator,
               maxDeviationBps: DEFAULT_MAX_DEVIATION_BPS,
               maxFeeBps: signedMaxFeeBps,

@@ -1,5 +1,7 @@
 import { getAddress } from 'ethers';
+import { LRUCache } from 'lru-cache';
 import { addressWord, bytes32Word, keccakOfHex, keccakOfText, uintWord } from '../chain/abi-words';
+import { checksumAddress } from '../chain/checksum-address';
 
 /**
  * The maker's pair authorization as the OrderExecutor checks it (contracts-abi/src/OrderExecutor.sol): one EIP-712
@@ -32,9 +34,22 @@ export const MAX_FEE_BPS_LIMIT = 1000;
  */
 export const DEFAULT_MAX_DEVIATION_BPS = 0;
 
+/**
+ * The hashes the keeper takes of every order it claims and again of every order it settles (its reference, its
+ * integrator, its on-chain id): remembered for the orders of a few waves, as keccak in JS costs tens of microseconds.
+ */
+const integrators = new LRUCache<string, string>({ max: 10_000 });
+const orderRefs = new LRUCache<string, string>({ max: 50_000 });
+const onchainIds = new LRUCache<string, string>({ max: 20_000 });
+
 /** The integrator an API key signs for: keccak256 of the key id's UTF-8 bytes. */
 export function integratorOf(apiKey: string): string {
-  return keccakOfText(apiKey);
+  let integrator = integrators.get(apiKey);
+  if (integrator === undefined) {
+    integrator = keccakOfText(apiKey);
+    integrators.set(apiKey, integrator);
+  }
+  return integrator;
 }
 
 /** The domain a maker signs against on one chain. */
@@ -86,9 +101,9 @@ export function pairAuthorizationMessage(
   maxDeviationBps = DEFAULT_MAX_DEVIATION_BPS,
 ): PairAuthorizationMessage {
   return {
-    maker: getAddress(pair.maker),
-    tokenIn: getAddress(pair.tokenIn),
-    tokenOut: getAddress(pair.tokenOut),
+    maker: checksumAddress(pair.maker),
+    tokenIn: checksumAddress(pair.tokenIn),
+    tokenOut: checksumAddress(pair.tokenOut),
     integrator: integratorOf(apiKey),
     maxDeviationBps,
     maxFeeBps,
@@ -112,7 +127,12 @@ export function pairAuthorizationTypedData(
 
 /** The service's reference of an order or DCA iteration on-chain: keccak256 of its id's UTF-8 bytes. */
 export function orderRefOf(serviceId: string): string {
-  return keccakOfText(serviceId);
+  let ref = orderRefs.get(serviceId);
+  if (ref === undefined) {
+    ref = keccakOfText(serviceId);
+    orderRefs.set(serviceId, ref);
+  }
+  return ref;
 }
 
 /** The fields of an order OrderExecutor.orderId binds besides its execution index. */
@@ -159,5 +179,11 @@ export const MAX_EXECUTION_INDEX = 2n ** 64n - 1n;
  * order's bit in the contract's executed bitmap, assigned by the store once per order).
  */
 export function onchainOrderIdOf(order: OrderFields & { index: bigint }): string {
-  return keccakOfHex(orderFieldWords(order) + uintWord(order.index, 64));
+  const words = orderFieldWords(order) + uintWord(order.index, 64);
+  let id = onchainIds.get(words);
+  if (id === undefined) {
+    id = keccakOfHex(words);
+    onchainIds.set(words, id);
+  }
+  return id;
 }

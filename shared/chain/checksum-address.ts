@@ -1,0 +1,30 @@
+import { getAddress, isAddress } from 'ethers';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * EIP-55 checksums remembered: a checksum is a keccak hash (tens of microseconds in JS), and the keeper checksums
+ * the same few makers and tokens for every order of a wave. Only answers are kept; what ethers refuses is refused
+ * again each time.
+ */
+const checksums = new LRUCache<string, string>({ max: 20_000 });
+const verdicts = new LRUCache<string, boolean>({ max: 20_000 });
+
+/** ethers' getAddress (the checksummed form; throws on anything that is not an address), remembered. */
+export function checksumAddress(address: string): string {
+  let checksummed = checksums.get(address);
+  if (checksummed === undefined) {
+    checksummed = getAddress(address);
+    checksums.set(address, checksummed);
+  }
+  return checksummed;
+}
+
+/** ethers' isAddress (lower, upper or correctly checksummed mixed case), remembered. */
+export function isChecksumValidAddress(address: string): boolean {
+  let verdict = verdicts.get(address);
+  if (verdict === undefined) {
+    verdict = isAddress(address);
+    verdicts.set(address, verdict);
+  }
+  return verdict;
+}
