@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import type { DataValidateFunction } from 'ajv/dist/types';
-import { isAddress } from 'ethers';
+import { isChecksumValidAddress } from '../../shared/chain/checksum-address';
 import { isNativeAddress, ZERO_ADDRESS } from '../../shared/domain/addresses';
 import type { ErrorDetail } from '../../shared/domain/errors';
 import { decimalAbove, fractionDigits, MAX_PRICE, MAX_PRICE_TEXT } from '../../shared/domain/amount-bounds';
@@ -21,25 +21,12 @@ const DECIMAL_MESSAGE = 'Must be a decimal string such as "10" or "0.5"';
 const POSITIVE_DECIMAL_MESSAGE = 'Must be a decimal string greater than 0, such as "10" or "0.5"';
 const SIGNER = 'the maker signs its orders, so it must be a wallet';
 
-/** Addresses whose checksum was already checked, with the verdict: at most this many, the oldest dropped first. */
-export const CHECKED_ADDRESSES_MAX = 10_000;
-const checkedAddresses = new Map<string, boolean>();
-
 /**
  * A 0x address in lower case, upper case or with a correct EIP-55 checksum. The checksum is a keccak hash (about
  * 30 µs): a verdict is remembered, since the same makers and tokens come back request after request.
  */
 export function isEvmAddress(v: string): boolean {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(v)) return false;
-  let verdict = checkedAddresses.get(v);
-  if (verdict === undefined) {
-    verdict = isAddress(v);
-    if (checkedAddresses.size >= CHECKED_ADDRESSES_MAX) {
-      checkedAddresses.delete(checkedAddresses.keys().next().value!);
-    }
-    checkedAddresses.set(v, verdict);
-  }
-  return verdict;
+  return /^0x[0-9a-fA-F]{40}$/.test(v) && isChecksumValidAddress(v);
 }
 const isZeroAddress = (v: string): boolean => v === ZERO_ADDRESS;
 const isPositiveDecimal = (v: string): boolean => DECIMAL.test(v) && /[1-9]/.test(v);

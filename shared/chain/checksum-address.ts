@@ -6,8 +6,9 @@ import { LRUCache } from 'lru-cache';
  * the same few makers and tokens for every order of a wave. Only answers are kept; what ethers refuses is refused
  * again each time.
  */
-const checksums = new LRUCache<string, string>({ max: 20_000 });
-const verdicts = new LRUCache<string, boolean>({ max: 20_000 });
+export const CHECKED_ADDRESSES_MAX = 20_000;
+const checksums = new LRUCache<string, string>({ max: CHECKED_ADDRESSES_MAX });
+const verdicts = new LRUCache<string, boolean>({ max: CHECKED_ADDRESSES_MAX });
 
 /** ethers' getAddress (the checksummed form; throws on anything that is not an address), remembered. */
 export function checksumAddress(address: string): string {

@@ -1,4 +1,5 @@
 import { Interface, TypedDataEncoder, verifyTypedData } from 'ethers';
+import { LRUCache } from 'lru-cache';
 
 import {
   PAIR_AUTHORIZATION_TYPES,
@@ -99,12 +100,14 @@ async function isValidWalletSignature(
  * isValidMakerSignature with the answers remembered: a maker signs once per pair and every order of the pair
  * carries that signature, so a batch of one maker's orders costs one check, not one per order. Only ECDSA answers
  * are kept: a contract wallet's answer may change (owners rotate, a signature is revoked), so it is asked each time.
- * Bounded: the oldest answers go first.
+ * Bounded: the answers used least recently go first.
  */
 export class PairSignatureVerifier {
-  private readonly known = new Map<string, boolean>();
+  private readonly known: LRUCache<string, true>;
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(capacity = 10_000) {
+    this.known = new LRUCache<string, true>({ max: capacity });
+  }
 
   async isValid(auth: PairAuthorization, chain: SignatureChainReader): Promise<boolean> {
     const key = [
@@ -122,7 +125,6 @@ export class PairSignatureVerifier {
       .toLowerCase();
     if (this.known.get(key)) return true;
     if (isValidPairSignature(auth)) {
-      if (this.known.size >= this.capacity) this.known.delete(this.known.keys().next().value!);
       this.known.set(key, true);
       return true;
     }
