@@ -7,25 +7,21 @@ import { LRUCache } from 'lru-cache';
  * again each time.
  */
 export const CHECKED_ADDRESSES_MAX = 20_000;
-const checksums = new LRUCache<string, string>({ max: CHECKED_ADDRESSES_MAX });
-const verdicts = new LRUCache<string, boolean>({ max: CHECKED_ADDRESSES_MAX });
+const checksums = new LRUCache<string, string>({
+  max: CHECKED_ADDRESSES_MAX,
+  memoMethod: (a) => getAddress(a),
+});
+const verdicts = new LRUCache<string, boolean>({
+  max: CHECKED_ADDRESSES_MAX,
+  memoMethod: (a) => isAddress(a),
+});
 
 /** ethers' getAddress (the checksummed form; throws on anything that is not an address), remembered. */
 export function checksumAddress(address: string): string {
-  let checksummed = checksums.get(address);
-  if (checksummed === undefined) {
-    checksummed = getAddress(address);
-    checksums.set(address, checksummed);
-  }
-  return checksummed;
+  return checksums.memo(address);
 }
 
 /** ethers' isAddress (lower, upper or correctly checksummed mixed case), remembered. */
 export function isChecksumValidAddress(address: string): boolean {
-  let verdict = verdicts.get(address);
-  if (verdict === undefined) {
-    verdict = isAddress(address);
-    verdicts.set(address, verdict);
-  }
-  return verdict;
+  return verdicts.memo(address);
 }

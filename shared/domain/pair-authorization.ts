@@ -38,18 +38,13 @@ export const DEFAULT_MAX_DEVIATION_BPS = 0;
  * The hashes the keeper takes of every order it claims and again of every order it settles (its reference, its
  * integrator, its on-chain id): remembered for the orders of a few waves, as keccak in JS costs tens of microseconds.
  */
-const integrators = new LRUCache<string, string>({ max: 10_000 });
-const orderRefs = new LRUCache<string, string>({ max: 50_000 });
-const onchainIds = new LRUCache<string, string>({ max: 20_000 });
+const integrators = new LRUCache<string, string>({ max: 10_000, memoMethod: (key) => keccakOfText(key) });
+const orderRefs = new LRUCache<string, string>({ max: 50_000, memoMethod: (id) => keccakOfText(id) });
+const onchainIds = new LRUCache<string, string>({ max: 20_000, memoMethod: (words) => keccakOfHex(words) });
 
 /** The integrator an API key signs for: keccak256 of the key id's UTF-8 bytes. */
 export function integratorOf(apiKey: string): string {
-  let integrator = integrators.get(apiKey);
-  if (integrator === undefined) {
-    integrator = keccakOfText(apiKey);
-    integrators.set(apiKey, integrator);
-  }
-  return integrator;
+  return integrators.memo(apiKey);
 }
 
 /** The domain a maker signs against on one chain. */
@@ -127,12 +122,7 @@ export function pairAuthorizationTypedData(
 
 /** The service's reference of an order or DCA iteration on-chain: keccak256 of its id's UTF-8 bytes. */
 export function orderRefOf(serviceId: string): string {
-  let ref = orderRefs.get(serviceId);
-  if (ref === undefined) {
-    ref = keccakOfText(serviceId);
-    orderRefs.set(serviceId, ref);
-  }
-  return ref;
+  return orderRefs.memo(serviceId);
 }
 
 /** The fields of an order OrderExecutor.orderId binds besides its execution index. */
@@ -179,11 +169,5 @@ export const MAX_EXECUTION_INDEX = 2n ** 64n - 1n;
  * order's bit in the contract's executed bitmap, assigned by the store once per order).
  */
 export function onchainOrderIdOf(order: OrderFields & { index: bigint }): string {
-  const words = orderFieldWords(order) + uintWord(order.index, 64);
-  let id = onchainIds.get(words);
-  if (id === undefined) {
-    id = keccakOfHex(words);
-    onchainIds.set(words, id);
-  }
-  return id;
+  return onchainIds.memo(orderFieldWords(order) + uintWord(order.index, 64));
 }
