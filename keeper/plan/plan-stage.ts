@@ -126,10 +126,8 @@ export class PlanStage {
     const { gasPrice, maxFeeBps } = reads;
     // The pairs' price bounds are read while the makers' funding is: neither waits for the other.
     const head = this.head();
-    for (const pair of new Set(orders.map((o) => `${o.tokenIn}>${o.tokenOut}`))) {
-      const [tokenIn, tokenOut] = pair.split('>') as [string, string];
-      this.bounds.read(tokenIn, tokenOut, head).catch(() => undefined);
-    }
+    // One read per pair and head whatever the number of its orders: the reader shares it.
+    for (const o of orders) this.bounds.read(o.tokenIn, o.tokenOut, head).catch(() => undefined);
     const priced = await this.price(orders, gasPrice, maxFeeBps);
     const funded = await this.fund(priced, now, reservation);
     if (!funded) return undefined;

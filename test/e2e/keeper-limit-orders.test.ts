@@ -454,8 +454,14 @@ describe('limit orders executed by the keeper', () => {
       // Broadcast, not mined: the chain's state still shows the whole allowance.
       await waitForLimitOrder(client, first.id, ['submitted']);
       second = await createLimitOrder(client, await orderRequest(maker, trigger));
-      // Crossed at every tick meanwhile, with a wallet free, yet never sent: the first batch will pull the allowance.
-      // (Each tick claims it and puts it back, so it reads `pending` or, for a moment, `executing`.)
+      // Crossed, with a wallet free, yet never sent: the first batch will pull the allowance. The keeper has judged
+      // it (held back for the block that mines the first) before the window below: a slow machine cannot pass it
+      // unjudged. (Each tick claims it and puts it back, so it reads `pending` or, for a moment, `executing`.)
+      await pollUntil(
+        `limit order ${second.id} diagnosed WAITING_FOR_BLOCK`,
+        () => getLimitOrder(client, second.id),
+        (o) => o.diagnosis?.code === 'WAITING_FOR_BLOCK',
+      );
       for (const until = Date.now() + 3_000; Date.now() < until; await sleep(100)) {
         const waiting = await getLimitOrder(client, second.id);
         expect(['pending', 'executing']).toContain(waiting.status);
