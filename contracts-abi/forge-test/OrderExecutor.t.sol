@@ -315,7 +315,8 @@ contract OrderExecutorTest is OrderFixture {
         OrderExecutor.Group memory g = _group(0, orders);
         uint256 gasBefore = gasleft();
         _run(_one(g));
-        vm.assertLt(gasBefore - gasleft(), 1_000_000 + bad * 60_000, "bounded gas per failing maker");
+        // The figure includes executeChecked's own checks and its encoding of the call (about 100k of the base).
+        vm.assertLt(gasBefore - gasleft(), 1_100_000 + bad * 60_000, "bounded gas per failing maker");
         for (uint256 i; i < bad; ++i) {
             vm.assertEq(
                 _failure(g, i), i % 2 == 0 ? "INSUFFICIENT_ALLOWANCE" : "INSUFFICIENT_BALANCE", "each fails alone"

@@ -64,6 +64,10 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
         ///      consecutive indices read storage once; reset for each group (a settled group sets bits).
         uint256 word;
         uint256 bits;
+        /// @dev The running group's settlement gas (type(uint256).max: all there is) and the gas owed to the groups
+        ///      after it (see executeBudgetedBatch).
+        uint256 budget;
+        uint256 later;
     }
 
     /// @dev A group's settlement totals over the orders whose funds were collected.
@@ -89,6 +93,9 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
     ///         batch: bounds the gas makers that fail on purpose can make a group spend. An order whose funds cannot
     ///         be collected fails in place, without a retry.
     uint256 public constant MAX_GROUP_RETRIES = 4;
+    /// @notice Gas kept, beyond a group's budget and the 1/64 a call leaves its caller, for the settlement call
+    ///         itself (see executeBudgetedBatch).
+    uint256 public constant SETTLE_CALL_GAS = 5_000;
 
     // Failure codes; 0 = passed. Named in events by _reason.
     uint256 private constant DEADLINE = 1;
@@ -136,6 +143,11 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
     error NotExecutor();
     error NotSelf();
     error BadConfig();
+    /// @dev executeBudgetedBatch: not one budget per group.
+    error BadBudgets();
+    /// @dev executeBudgetedBatch: the transaction's gas cannot give a group its budget (its gas limit was set too
+    ///      low). The whole batch reverts, so no group is failed for gas its sender withheld.
+    error InsufficientGas();
     /// @dev settleGroup's way of failing one order alone after the swap (its share below its minimum or the bound,
     ///      or unpayable): the group is settled again without it. `dropped`: the orders that failed at collection
     ///      (position << 8 | failure, ascending), which fail alone without a retry.
@@ -234,11 +246,80 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
     // ---- execution ----
 
     /// @notice Reverts only for a caller that is not a registered executor (or for calldata the ABI decoder would
-    ///         refuse).
-    function executeBatch(Group[] calldata groups, uint256 deadline) external nonReentrant {
+    ///         refuse). Each group's settlement gets all the gas left (less the 1/64 a call keeps): run as a
+    ///         simulation, it returns the gas the call used and the gas each group's settlement used (0: nothing
+    ///         reached settlement), from which the keeper sets the budgets of executeBudgetedBatch.
+    function executeBatch(
+        Group[] calldata groups,
+        uint256 deadline
+    ) external nonReentrant returns (uint256 gasUsed, uint256[] memory groupGas) {
+        return _executeBatch(groups, deadline, 0, false);
+    }
+
+    /// @notice executeBatch with a gas budget per group: group g's settlement, all its attempts together, gets
+    ///         exactly gasBudgets[g]. A group that needs more fails SWAP_FAILED alone (a retry the rest of its budget
+    ///         cannot cover fails RETRY_LIMIT), whatever the transaction's gas limit; a transaction whose gas cannot
+    ///         give a group its budget, with the budgets of the groups after it kept, reverts InsufficientGas
+    ///         whole. So the gas limit can sit close to what the batch uses without starving a group into failure.
+    function executeBudgetedBatch(
+        Group[] calldata groups,
+        uint256 deadline,
+        uint256[] calldata gasBudgets
+    ) external nonReentrant returns (uint256 gasUsed, uint256[] memory groupGas) {
+        if (gasBudgets.length != groups.length) revert BadBudgets();
+        uint256 budgets;
+        assembly ("memory-safe") {
+            budgets := gasBudgets.offset
+        }
+        return _executeBatch(groups, deadline, budgets, true);
+    }
+
+    /// @dev `budgets`: calldata offset of one budget per group when `budgeted`.
+    function _executeBatch(
+        Group[] calldata groups,
+        uint256 deadline,
+        uint256 budgets,
+        bool budgeted
+    ) private returns (uint256 gasUsed, uint256[] memory groupGas) {
+        uint256 start = gasleft();
         if (!isExecutor[msg.sender]) revert NotExecutor();
-        Batch memory batch = Batch(maxFeeBps, _domainSeparator(), block.timestamp > deadline, 0, 0);
-        for (uint256 g; g < groups.length; ++g) _runGroup(groups[g], batch);
+        Batch memory batch = Batch(
+            maxFeeBps,
+            _domainSeparator(),
+            block.timestamp > deadline,
+            0,
+            0,
+            type(uint256).max,
+            0
+        );
+        uint256 count = groups.length;
+        groupGas = new uint256[](count);
+        // The gas owed to the groups after the one running (checked arithmetic: absurd budgets revert).
+        uint256 later;
+        if (budgeted) {
+            for (uint256 g; g < count; ++g) later += _callGas(_budgetAt(budgets, g));
+            if (gasleft() < later) revert InsufficientGas();
+        }
+        for (uint256 g; g < count; ++g) {
+            if (budgeted) {
+                batch.budget = _budgetAt(budgets, g);
+                later -= _callGas(batch.budget);
+                batch.later = later;
+            }
+            groupGas[g] = _runGroup(groups[g], batch);
+        }
+        gasUsed = start - gasleft();
+    }
+
+    function _budgetAt(uint256 budgets, uint256 g) private pure returns (uint256 budget) {
+        assembly ("memory-safe") {
+            budget := calldataload(add(budgets, shl(5, g)))
+        }
+    }
+
+    /// @dev The gas left that lets a call pass on `budget` whole: the 1/64 it keeps and the call's own cost.
+    function _callGas(uint256 budget) private pure returns (uint256) {
+        return budget + budget / 63 + 1 + SETTLE_CALL_GAS;
     }
 
     // Offsets of an Order's head words in calldata (its ABI encoding; the signature's is relative to the head).
@@ -253,7 +334,8 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
     uint256 private constant O_SIGNATURE = 0x120;
     uint256 private constant ORDER_HEAD = 0x140;
 
-    function _runGroup(Group calldata group, Batch memory batch) private {
+    /// @dev Returns the gas its settlement used (batch.budget and batch.later: see _settle).
+    function _runGroup(Group calldata group, Batch memory batch) private returns (uint256) {
         Order[] calldata orders = group.orders;
         uint256 count = orders.length;
         (uint256 callData, uint256 records) = _settleCall(group, count);
@@ -276,10 +358,16 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
                 ++i;
             }
         }
-        if (passed == 0) return;
+        if (passed == 0) return 0;
         uint256 boundX128 = _boundOf(tokenIn, tokenOut);
-        if (boundX128 == 0) return _failAll(records, passed, NO_PRICE_BOUND);
-        _settle(callData, records, passed, boundX128);
+        if (boundX128 == 0) {
+            _failAll(records, passed, NO_PRICE_BOUND);
+            return 0;
+        }
+        assembly ("memory-safe") {
+            mstore(add(callData, 0x44), boundX128)
+        }
+        return _settle(callData, records, passed, batch);
     }
 
     /// @dev settleGroup's calldata for one group, built in memory once: its selector; tokenIn, tokenOut, boundX128
@@ -450,21 +538,49 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
 
     /// @dev Settles the group's `passed` records in a self-call (built by _settleCall), so a failure undoes this
     ///      group's transfers and nothing else; an order that fails after the swap is shed and the rest settled again.
-    function _settle(uint256 callData, uint256 records, uint256 passed, uint256 boundX128) private {
-        assembly ("memory-safe") {
-            mstore(add(callData, 0x44), boundX128)
-        }
+    ///      Returns the gas the calls used. With a budget (batch.budget not type(uint256).max), the calls get exactly
+    ///      what is left of it: the first only if the transaction can also keep batch.later for the groups after
+    ///      (else the whole batch reverts), a retry only if that rest covers what the first attempt used (else
+    ///      RETRY_LIMIT).
+    function _settle(
+        uint256 callData,
+        uint256 records,
+        uint256 passed,
+        Batch memory batch
+    ) private returns (uint256 used) {
+        uint256 budget = batch.budget;
+        uint256 firstUsed;
         for (uint256 retries; ; ++retries) {
+            uint256 callGas = budget;
+            if (budget != type(uint256).max) {
+                unchecked {
+                    // A call's own cost may take `used` a little past the budget.
+                    callGas = used < budget ? budget - used : 0;
+                }
+                bool covered = gasleft() >= _callGas(callGas) + batch.later;
+                if (retries == 0 && !covered) revert InsufficientGas();
+                if (retries > 0 && (!covered || callGas < firstUsed)) {
+                    _failAll(records, passed, RETRY_LIMIT);
+                    return used;
+                }
+            }
             bool ok;
             bytes memory answer;
             assembly ("memory-safe") {
                 mstore(sub(records, 0x20), mul(passed, RECORD))
-                ok := call(gas(), address(), 0, callData, sub(add(records, mul(passed, RECORD)), callData), 0, 0)
+                let before := gas()
+                // type(uint256).max: the call gets what the 63/64 rule passes on.
+                if iszero(add(callGas, 1)) {
+                    callGas := gas()
+                }
+                ok := call(callGas, address(), 0, callData, sub(add(records, mul(passed, RECORD)), callData), 0, 0)
+                used := add(used, sub(before, gas()))
                 answer := mload(0x40)
                 mstore(answer, returndatasize())
                 returndatacopy(add(answer, 0x20), 0, returndatasize())
                 mstore(0x40, add(add(answer, 0x20), and(add(returndatasize(), 0x1f), not(0x1f))))
             }
+            if (retries == 0) firstUsed = used;
             if (ok) {
                 // settleGroup's own return value, abi.encode(dropped): its offset word, then the list.
                 uint256[] memory list;
@@ -476,17 +592,26 @@ contract OrderExecutor is PathExecutor, PriceBound, ReentrancyGuard, Eip712Domai
                 if (answer.length >= 0x40 && offset == 0x20 && _validList(list, passed, passed, answer.length - 0x20)) {
                     _failDropped(records, list);
                 }
-                return;
+                return used;
             }
             (uint256 kind, uint256 index, uint256 failure, uint256[] memory dropped) = _settleError(answer, passed);
-            if (kind == UNKNOWN_ERROR) return _failAll(records, passed, SWAP_FAILED);
+            if (kind == UNKNOWN_ERROR) {
+                _failAll(records, passed, SWAP_FAILED);
+                return used;
+            }
             // The orders that failed alone (at collection, or the one rejected after the swap) are out.
             _failDropped(records, dropped);
             if (kind == REJECTED) _failRecord(records, index, failure);
             passed = _compact(records, passed);
-            if (passed == 0) return;
-            if (kind == GROUP_FAILED) return _failAll(records, passed, failure);
-            if (retries == MAX_GROUP_RETRIES) return _failAll(records, passed, RETRY_LIMIT);
+            if (passed == 0) return used;
+            if (kind == GROUP_FAILED) {
+                _failAll(records, passed, failure);
+                return used;
+            }
+            if (retries == MAX_GROUP_RETRIES) {
+                _failAll(records, passed, RETRY_LIMIT);
+                return used;
+            }
         }
     }
 

@@ -542,6 +542,14 @@ abstract contract OrderFixture is Fixture {
     ///      execution against its order, each account's balance change against the executions, and that the
     ///      executor keeps nothing. Returns how many orders executed.
     function executeChecked(OrderExecutor.Group[] memory groups, uint256 deadline) internal returns (uint256 executed) {
+        return executeCheckedCall(groups, abi.encodeCall(OrderExecutor.executeBatch, (groups, deadline)), gasleft());
+    }
+
+    /// @dev executeChecked for `call`, executeBatch's or executeBudgetedBatch's calldata of `groups`, sent with `gas`.
+    function executeCheckedCall(OrderExecutor.Group[] memory groups, bytes memory call, uint256 gas)
+        internal
+        returns (uint256 executed)
+    {
         BatchState memory s;
         s.before = _holdings();
         s.expected = new int256[](s.before.length);
@@ -553,9 +561,9 @@ abstract contract OrderFixture is Fixture {
         ++batches;
         vm.recordLogs();
         vm.prank(executor);
-        try oe.executeBatch(groups, deadline) {}
-        catch {
-            _expect(false, "executeBatch reverted");
+        (bool ok,) = address(oe).call{gas: gas}(call);
+        if (!ok) {
+            _expect(false, "the batch reverted");
             return 0;
         }
         Vm.Log[] memory logs = vm.getRecordedLogs();
