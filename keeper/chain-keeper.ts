@@ -169,7 +169,7 @@ export class ChainKeeper {
     const plan = await timer.measure('plan', () => stages.plan.run(orders, wallet.address, now));
     const sent = plan ? await timer.measure('submit', () => stages.submit.run(wallet, plan, head)) : false;
     if (plan) stages.plan.done(plan);
-    deps.budget.settle(reserved, sent ? plan!.call.gasLimit : 0n);
+    deps.budget.settle(reserved, sent ? plan!.call.gasLimit : 0n, orders.length);
     if (!sent) {
       deps.pool.free(wallet);
       return false;

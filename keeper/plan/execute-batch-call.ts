@@ -1,6 +1,9 @@
 import {
   decodeExecuteBatchCalldata,
   encodeExecuteBatchCalldata,
+  encodeGroups,
+  type CalldataGroup,
+  type EncodedGroups,
 } from '../../shared/chain/execute-batch-calldata';
 import type { PathParams } from '../../shared/routing/swap-calldata';
 import { fundingKey } from './funding-check';
@@ -52,26 +55,32 @@ export function withExecutionIndices(
 
 /** OrderExecutor.executeBatch calldata. Every order must carry its execution index. */
 export function encodeExecuteBatch(groups: readonly BatchGroup[], deadline: bigint): string {
-  return encodeExecuteBatchCalldata(
-    groups.map((g) => ({
-      tokenIn: g.tokenIn,
-      tokenOut: g.tokenOut,
-      paths: g.paths,
-      orders: g.orders.map((o) => ({
-        maker: o.maker,
-        index: indexOf(o),
-        ref: o.ref,
-        integrator: o.integrator,
-        maxDeviationBps: DEFAULT_MAX_DEVIATION_BPS,
-        maxFeeBps: o.maxFeeBps,
-        amountIn: o.amountIn,
-        fee: o.fee,
-        minAmountOut: o.minAmountOut,
-        signature: o.signature,
-      })),
+  return encodeExecuteBatchCalldata(encodeBatchGroups(groups), deadline);
+}
+
+/** A batch's groups encoded once for both its calls (executeBatch, executeBudgetedBatch). */
+export function encodeBatchGroups(groups: readonly BatchGroup[]): EncodedGroups {
+  return encodeGroups(groups.map(calldataGroup));
+}
+
+function calldataGroup(g: BatchGroup): CalldataGroup {
+  return {
+    tokenIn: g.tokenIn,
+    tokenOut: g.tokenOut,
+    paths: g.paths,
+    orders: g.orders.map((o) => ({
+      maker: o.maker,
+      index: indexOf(o),
+      ref: o.ref,
+      integrator: o.integrator,
+      maxDeviationBps: DEFAULT_MAX_DEVIATION_BPS,
+      maxFeeBps: o.maxFeeBps,
+      amountIn: o.amountIn,
+      fee: o.fee,
+      minAmountOut: o.minAmountOut,
+      signature: o.signature,
     })),
-    deadline,
-  );
+  };
 }
 
 function indexOf(order: BatchOrder): bigint {

@@ -46,10 +46,10 @@ interface Packing {
  * queue ends in: a batch whose gas limit would not fit there is split (the rest is the next batch, for the next
  * block). No batch's gas limit exceeds half a block, and sending stops once the queue reaches `blocksAhead` blocks.
  *
- * Gas used, not gas limits: a batch's limit comes from a generous per-order model (unused gas is not paid), and
- * orders of makers the contract has seen before use well under half of it. What a batch will use is its limit times
- * the share of their limits recent mined batches used (`observe`; the whole limit until one is mined). Nothing
- * here decides what is safe to send: an estimate off by a block costs a block, never an order.
+ * Batches are sized by the gas limit per order recent batches went out with (their limits come from the budgets
+ * the simulation gave their groups; the model's figure until one went out). What a batch will use is its limit
+ * times the share of their limits recent mined batches used (`observe`; the whole limit until one is mined).
+ * Nothing here decides what is safe to send: an estimate off by a block costs a block, never an order.
  */
 export class BlockGasBudget {
   private blockGasLimit: bigint | undefined;
@@ -58,6 +58,12 @@ export class BlockGasBudget {
   /** Gas used and gas limits of recent mined batches, each observation decaying the ones before (see observe). */
   private recentUsed = 0n;
   private recentLimits = 0n;
+  /**
+   * Gas limit per order of recent batches sent, beyond the model's fixed part (their limits come from the
+   * simulation's budgets), each batch weighted by its orders and older ones decaying as in observe.
+   */
+  private sentPerOrderGas = 0n;
+  private sentOrders = 0n;
 
   constructor(private readonly opts: BlockGasBudgetOptions) {}
 
@@ -129,15 +135,16 @@ export class BlockGasBudget {
    */
   reserve(orders: number): QueuedBatch {
     const { model } = this.opts;
-    const reserved = { gasLimit: model.baseGas + model.groupGas + model.perOrderGas * BigInt(orders) };
+    const reserved = { gasLimit: model.baseGas + model.groupGas + this.perOrderGas * BigInt(orders) };
     this.queue.push(reserved);
     return reserved;
   }
 
-  /** A reserved batch went out with `gasLimit`, or did not go out (0). */
-  settle(reserved: QueuedBatch, gasLimit: bigint): void {
+  /** A reserved batch of `orders` went out with `gasLimit`, or did not go out (0). */
+  settle(reserved: QueuedBatch, gasLimit: bigint, orders: number): void {
     if (gasLimit > 0n) {
       reserved.gasLimit = gasLimit;
+      this.learnPerOrder(gasLimit, orders);
       return;
     }
     const at = this.queue.indexOf(reserved);
@@ -168,11 +175,32 @@ export class BlockGasBudget {
     return blocks < opts.blocksAhead ? whole : 0;
   }
 
+  private learnPerOrder(gasLimit: bigint, orders: number): void {
+    const { model } = this.opts;
+    const fixed = model.baseGas + model.groupGas;
+    if (orders <= 0 || gasLimit <= fixed) return;
+    this.sentPerOrderGas = (this.sentPerOrderGas * 3n) / 4n + (gasLimit - fixed);
+    this.sentOrders = (this.sentOrders * 3n) / 4n + BigInt(orders);
+  }
+
+  /**
+   * The gas limit an order adds to a batch: what recent batches were sent with, between a quarter and twice the
+   * model's (whose figure stands until a batch went out).
+   */
+  private get perOrderGas(): bigint {
+    const { model } = this.opts;
+    if (this.sentOrders === 0n) return model.perOrderGas;
+    const seen = this.sentPerOrderGas / this.sentOrders;
+    const low = model.perOrderGas / 4n;
+    const high = model.perOrderGas * 2n;
+    return seen < low ? low : seen > high ? high : seen;
+  }
+
   /** Orders whose batch's gas limit stays within `gas`. */
   private ordersWithin(gas: bigint): number {
     const { model } = this.opts;
     const fixed = model.baseGas + model.groupGas;
     if (gas <= fixed) return 0;
-    return Number((gas - fixed) / model.perOrderGas);
+    return Number((gas - fixed) / this.perOrderGas);
   }
 }

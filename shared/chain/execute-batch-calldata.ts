@@ -4,13 +4,15 @@ import { addressWord, bytes32Word, bytesTail, uintWord, WordReader } from './abi
 import { orderExecutorInterface } from './contract-interfaces';
 
 /**
- * OrderExecutor.executeBatch calldata, written and read by hand: a wave of thousands of orders goes through here
- * three times (planned, sent, settled), and ethers' coder spent about a millisecond per order on it. The paths of
- * a group (a few per group, not per order) still go through ethers. The tests hold both ways against ethers' coder.
+ * OrderExecutor.executeBatch and executeBudgetedBatch calldata, written and read by hand: a wave of thousands of
+ * orders goes through here three times (planned, sent, settled), and ethers' coder spent about a millisecond per
+ * order on it. The paths of a group (a few per group, not per order) still go through ethers. The tests hold both
+ * ways against ethers' coder.
  *
- * Layout (ABI): executeBatch(Group[] groups, uint256 deadline), Group = (address tokenIn, address tokenOut,
- * Path[] paths, Order[] orders), Order = (address maker, uint64 index, bytes32 ref, bytes32 integrator,
- * uint16 maxDeviationBps, uint16 maxFeeBps, uint256 amountIn, uint256 fee, uint256 minAmountOut, bytes signature).
+ * Layout (ABI): executeBatch(Group[] groups, uint256 deadline) and executeBudgetedBatch(Group[] groups,
+ * uint256 deadline, uint256[] gasBudgets), Group = (address tokenIn, address tokenOut, Path[] paths, Order[] orders),
+ * Order = (address maker, uint64 index, bytes32 ref, bytes32 integrator, uint16 maxDeviationBps, uint16 maxFeeBps,
+ * uint256 amountIn, uint256 fee, uint256 minAmountOut, bytes signature).
  */
 
 export interface CalldataOrder {
@@ -46,12 +48,16 @@ export interface DecodedBatchGroup {
 /** Head words of an Order: nine values and the offset of its signature. */
 const ORDER_HEAD_WORDS = 10;
 
-let executeBatchSelector: string | undefined;
+let selectors: { plain: string; budgeted: string } | undefined;
 let pathsType: ParamType | undefined;
 
-function selector(): string {
-  executeBatchSelector ??= orderExecutorInterface().getFunction('executeBatch')!.selector;
-  return executeBatchSelector;
+function selectorsOf(): { plain: string; budgeted: string } {
+  const oe = orderExecutorInterface();
+  selectors ??= {
+    plain: oe.getFunction('executeBatch')!.selector,
+    budgeted: oe.getFunction('executeBudgetedBatch')!.selector,
+  };
+  return selectors;
 }
 
 /** The ABI encoding of a group's paths (its `Path[]` tail), from ethers' coder. */
@@ -105,9 +111,61 @@ function groupTail(group: CalldataGroup): string {
   );
 }
 
+/** A batch's groups ABI-encoded once, for its executeBatch and executeBudgetedBatch calldata both. */
+export interface EncodedGroups {
+  readonly count: number;
+  /** Hex without 0x: the Group[] array's encoding. */
+  readonly tail: string;
+}
+
+export function encodeGroups(groups: readonly CalldataGroup[]): EncodedGroups {
+  return { count: groups.length, tail: dynamicArray(groups.map(groupTail)) };
+}
+
 /** executeBatch(groups, deadline) calldata, byte for byte what ethers' `encodeFunctionData` gives. */
-export function encodeExecuteBatchCalldata(groups: readonly CalldataGroup[], deadline: bigint): string {
-  return selector() + uintWord(2 * 32) + uintWord(deadline) + dynamicArray(groups.map(groupTail));
+export function encodeExecuteBatchCalldata(
+  groups: readonly CalldataGroup[] | EncodedGroups,
+  deadline: bigint,
+): string {
+  const encoded = 'tail' in groups ? groups : encodeGroups(groups);
+  return selectorsOf().plain + uintWord(2 * 32) + uintWord(deadline) + encoded.tail;
+}
+
+/**
+ * executeBudgetedBatch(groups, deadline, gasBudgets) calldata, byte for byte what ethers' `encodeFunctionData`
+ * gives: one budget per group.
+ */
+export function encodeExecuteBudgetedBatchCalldata(
+  groups: readonly CalldataGroup[] | EncodedGroups,
+  deadline: bigint,
+  gasBudgets: readonly bigint[],
+): string {
+  const encoded = 'tail' in groups ? groups : encodeGroups(groups);
+  if (gasBudgets.length !== encoded.count) throw new RangeError('one gas budget per group');
+  const budgetsTail = uintWord(gasBudgets.length) + gasBudgets.map((b) => uintWord(b)).join('');
+  return (
+    selectorsOf().budgeted +
+    uintWord(3 * 32) +
+    uintWord(deadline) +
+    uintWord(3 * 32 + encoded.tail.length / 2) +
+    encoded.tail +
+    budgetsTail
+  );
+}
+
+/** What OrderExecutor.executeBatch returns: the gas the call used and the gas of each group's settlement. */
+export interface BatchGasReport {
+  gasUsed: bigint;
+  groupGas: bigint[];
+}
+
+/** executeBatch's (or executeBudgetedBatch's) return data, as an eth_call gives it. */
+export function decodeBatchGasReport(returnData: string): BatchGasReport {
+  const [gasUsed, groupGas] = orderExecutorInterface().decodeFunctionResult(
+    'executeBatch',
+    returnData,
+  ) as unknown as [bigint, bigint[]];
+  return { gasUsed, groupGas: [...groupGas] };
 }
 
 /** The bytes of 0x-hex calldata, or the bytes themselves. */
@@ -120,15 +178,17 @@ function bytesOf(calldata: string | Uint8Array): Buffer {
 }
 
 /**
- * The groups and orders (signatures and paths left out) of executeBatch calldata; throws on any other calldata or
- * on an offset or length outside it.
+ * The groups and orders (signatures and paths left out) of executeBatch or executeBudgetedBatch calldata (their
+ * first two head words are the same); throws on any other calldata or on an offset or length outside it.
  */
 export function decodeExecuteBatchCalldata(calldata: string | Uint8Array): {
   groups: DecodedBatchGroup[];
   deadline: bigint;
 } {
   const bytes = bytesOf(calldata);
-  if (bytes.length < 4 || `0x${bytes.toString('hex', 0, 4)}` !== selector()) {
+  const { plain, budgeted } = selectorsOf();
+  const head = bytes.length < 4 ? '' : `0x${bytes.toString('hex', 0, 4)}`;
+  if (head !== plain && head !== budgeted) {
     throw new TypeError('not executeBatch calldata');
   }
   const r = new WordReader(bytes.subarray(4));

@@ -101,11 +101,31 @@ describe('BlockGasBudget: batches sized to the blocks they go into', () => {
     b.onHead(10, 30n * M);
     const first = b.reserve(100);
     expect(b.queuedGas).toBe(gasOf(100));
-    b.settle(first, 0n);
+    b.settle(first, 0n, 100);
     expect(b.queuedGas).toBe(0n);
     const second = b.reserve(100);
-    b.settle(second, 7n * M);
+    b.settle(second, 7n * M, 100);
     expect(b.queuedGas).toBe(7n * M);
+  });
+
+  it('sizes batches by the gas limits recent batches went out with, within a quarter and twice the model', () => {
+    const b = budget({ batchGasCap: 12n * M });
+    b.onHead(10, 30n * M);
+    expect(b.nextBatchOrders()).toBe(236);
+    // Budgeted from their simulation, 100 orders went out with 25k each beyond the fixed 200k.
+    b.settle(b.reserve(100), 200_000n + 25_000n * 100n, 100);
+    expect(b.nextBatchOrders()).toBe(472);
+    // A later batch at 75k per order weighs in with its orders, the earlier one decayed by a quarter.
+    b.settle(b.reserve(100), 200_000n + 75_000n * 100n, 100);
+    const perOrder = (25_000n * 75n + 75_000n * 100n) / 175n;
+    expect(b.nextBatchOrders()).toBe(Number((12n * M - 200_000n) / perOrder));
+
+    const cheap = budget({ batchGasCap: 12n * M });
+    cheap.settle(cheap.reserve(100), 200_000n + 1_000n * 100n, 100);
+    expect(cheap.nextBatchOrders()).toBe(Number((12n * M - 200_000n) / 12_500n));
+    const dear = budget({ batchGasCap: 12n * M });
+    dear.settle(dear.reserve(10), 200_000n + 500_000n * 10n, 10);
+    expect(dear.nextBatchOrders()).toBe(Number((12n * M - 200_000n) / 100_000n));
   });
 
   it('weighs recent batches by their limits, the latest most', () => {

@@ -2,8 +2,11 @@ import fc from 'fast-check';
 import { AbiCoder, getAddress, hexlify, id, keccak256, Transaction, Wallet } from 'ethers';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import {
+  decodeBatchGasReport,
   decodeExecuteBatchCalldata,
   encodeExecuteBatchCalldata,
+  encodeExecuteBudgetedBatchCalldata,
+  encodeGroups,
   type CalldataGroup,
 } from '../../shared/chain/execute-batch-calldata';
 import { calldataOfRawTransaction, gasLimitOfRawTransaction } from '../../shared/chain/raw-transaction-data';
@@ -87,6 +90,35 @@ describe('executeBatch calldata by hand', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('encodes the budgeted batch byte for byte as ethers does, and reads it back as the plain one', () => {
+    fc.assert(
+      fc.property(batch, fc.array(uint(64), { maxLength: 4 }), ({ groups, deadline }, seeds) => {
+        const budgets = groups.map((_, i) => seeds[i] ?? 0n);
+        const expected = orderExecutorInterface().encodeFunctionData('executeBudgetedBatch', [
+          groups,
+          deadline,
+          budgets,
+        ]);
+        expect(encodeExecuteBudgetedBatchCalldata(groups, deadline, budgets)).toBe(expected);
+        // The groups encoded once serve both calls.
+        const encoded = encodeGroups(groups);
+        expect(encodeExecuteBudgetedBatchCalldata(encoded, deadline, budgets)).toBe(expected);
+        expect(encodeExecuteBatchCalldata(encoded, deadline)).toBe(ethersCalldata(groups, deadline));
+        expect(decodeExecuteBatchCalldata(expected)).toEqual(
+          decodeExecuteBatchCalldata(ethersCalldata(groups, deadline)),
+        );
+      }),
+      { numRuns: 200 },
+    );
+    expect(() => encodeExecuteBudgetedBatchCalldata([], 1n, [1n])).toThrow('one gas budget per group');
+  });
+
+  it("reads executeBatch's gas report as ethers encodes it", () => {
+    const data = orderExecutorInterface().encodeFunctionResult('executeBatch', [123_456n, [7n, 0n, 99n]]);
+    expect(decodeBatchGasReport(data)).toEqual({ gasUsed: 123_456n, groupGas: [7n, 0n, 99n] });
+    expect(() => decodeBatchGasReport('0x')).toThrow();
   });
 
   it('refuses other calldata and offsets that point outside it', () => {
