@@ -10,6 +10,7 @@ import { BATCH_BASE_GAS, GAS_PER_ORDER, PRICE_BOUND_GAS_PER_GROUP } from '../../
 import type { TxRequest } from '../outbox/executor-wallet';
 import { isOutageError } from '../watch/chain-availability';
 import type { PlannedGroup } from './batch-planner';
+import { l1DataGas } from './l1-data-gas';
 import { encodeBatchGroups, withExecutionIndices } from './execute-batch-call';
 
 /** How long a batch may wait for inclusion before the contract refuses it (DEADLINE): then it is re-planned. */
@@ -71,10 +72,12 @@ function callGas(budget: bigint): bigint {
  * budget a fifth over what it used here, and the gas limit covers the rest of the simulation's gas and every budget
  * whole. A group that needs more than its budget fails alone (SWAP_FAILED, backed off); a limit too low for the
  * budgets reverts the whole batch (nothing executes): the limit can sit near what the batch uses, so a block
- * builder that packs by gas limits fits as many of our batches as their gas allows.
+ * builder that packs by gas limits fits as many of our batches as their gas allows. On a chain that counts L1 data
+ * in L2 gas (Arbitrum), the node's figure for that part is added a quarter over.
  */
 export async function simulateBatch(
   client: ChainClient,
+  chainId: number,
   orderExecutor: string,
   from: string,
   groups: readonly PlannedGroup[],
@@ -113,6 +116,15 @@ export async function simulateBatch(
     (outside * OUTSIDE_NUMERATOR) / OUTSIDE_DENOMINATOR +
     budgets.reduce((sum, b) => sum + callGas(b), 0n) +
     ENTRY_GAS;
-  const gasLimit = intrinsic + execution > floor ? intrinsic + execution : floor;
+  let l1Gas: bigint;
+  try {
+    l1Gas = await l1DataGas(client, chainId, from, orderExecutor, budgeted);
+  } catch (err) {
+    const detail = `L1 data gas: ${sanitizedError(err).message}`;
+    return { ok: false, reason: isOutageError(err) ? 'RPC_ERROR' : 'REVERTED', detail };
+  }
+  const l2Gas = intrinsic + execution > floor ? intrinsic + execution : floor;
+  // The L1 part follows the L1 fee until inclusion: counted a quarter over.
+  const gasLimit = l2Gas + (l1Gas * 5n) / 4n;
   return { ok: true, call: { to: orderExecutor, data: budgeted, gasLimit } };
 }

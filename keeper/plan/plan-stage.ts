@@ -138,6 +138,7 @@ export class PlanStage {
     const chainTime = BigInt(Math.max(reads.timestamp, Math.floor(now / 1000)));
     const simulated = await simulateBatch(
       deps.client,
+      deps.chain.chainId,
       deps.chain.contracts.orderExecutor,
       from,
       groups,
