@@ -35,8 +35,10 @@ describe('the api and the keeper run apart on the devnet manifest', () => {
   });
 
   afterAll(async () => {
-    await Promise.all([keeper?.stop('SIGKILL'), api?.stop('SIGKILL'), devnet?.stop('SIGKILL')]);
-    rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all([keeper?.stop('SIGKILL'), api?.stop('SIGKILL')]);
+    // The devnet stops its chains on SIGTERM; killed, it would leave them running (and writing into dataDir).
+    await devnet?.stop();
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   });
 
   it('npm run devnet prints each chain and the manifest, and holds the data folder', async () => {

@@ -82,8 +82,10 @@ describe('webhooks and the event stream survive a refusing receiver and killed p
 
   afterAll(async () => {
     await receiver.stop();
-    await Promise.all([keeper?.stop('SIGKILL'), api?.stop('SIGKILL'), devnet?.stop('SIGKILL')]);
-    rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all([keeper?.stop('SIGKILL'), api?.stop('SIGKILL')]);
+    // The devnet stops its chains on SIGTERM; killed, it would leave them running (and writing into dataDir).
+    await devnet?.stop();
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   });
 
   it('delivers every event of the key, signed and in order, and the stream resumes after Last-Event-ID', async () => {
