@@ -3,6 +3,7 @@
  * the best split over that source's pools only; plus our own multi-source router over every source's pools.
  * Reads memory only (no RPC per quote): before the first refresh of a chain there are no pools, hence no route.
  */
+import { LRUCache } from 'lru-cache';
 import { PoolGraph } from './pathfinding/find-routes';
 import { PoolSwapMemo } from './pools/pool-swap-memo';
 import type {
@@ -120,6 +121,20 @@ interface SnapshotViews {
   graphs: Map<string, PoolGraph>;
   /** By `${source ids}>${token}`. */
   nativeProbeOut: Map<string, bigint>;
+  /** Evaluations of this snapshot by their request (see resultKey); null: no answer. */
+  results: LRUCache<string, QuoteResult | typeof NO_RESULT>;
+}
+
+/** Evaluations kept per snapshot: a block's repeated requests (integrators polling, the keeper's batch search). */
+const RESULTS_PER_SNAPSHOT = 512;
+const NO_RESULT = Symbol('no result');
+
+/** Everything of a request an evaluation depends on besides the snapshot and the engine's own settings. */
+function resultKey(tokenIn: string, tokenOut: string, input: QuoteRequestInput): string {
+  const excluded = input.excludeSourceIds?.length
+    ? [...new Set(input.excludeSourceIds)].sort().join(',')
+    : '';
+  return `${tokenIn}>${tokenOut}:${input.amountIn}:${input.gasPriceWei}:${excluded}`;
 }
 
 export class QuoteEngine {
@@ -193,11 +208,29 @@ export class QuoteEngine {
     const tokenOut = this.routingToken(input.chainId, input.tokenOut);
     // Wrapping and unwrapping is no swap a source quotes.
     if (tokenIn === tokenOut) return undefined;
+    // Pool states are immutable per snapshot and the search is a pure function of them and the request: the same
+    // request on the same snapshot gets the same (frozen) answer; a new block's snapshot starts afresh.
+    const views = this.viewsOf(cached);
+    const key = resultKey(tokenIn, tokenOut, input);
+    const known = views.results.get(key);
+    if (known !== undefined) return known === NO_RESULT ? undefined : known;
+    const result = this.search(chain, cached, views, tokenIn, tokenOut, input);
+    views.results.set(key, result ? freezeResult(result) : NO_RESULT);
+    return result;
+  }
+
+  private search(
+    chain: QuoteChain,
+    cached: CachedPools,
+    views: SnapshotViews,
+    tokenIn: string,
+    tokenOut: string,
+    input: QuoteRequestInput,
+  ): QuoteResult | undefined {
     // An excluded aggregator is not asked; our router still combines every source's pools (it is an aggregator
     // of its own, so excluding all but it still gets its quote).
     const excluded = new Set(input.excludeSourceIds ?? []);
     const sources = chain.sources.filter((s) => !excluded.has(s.id));
-    const views = this.viewsOf(cached);
     const graphOf = (ids: readonly string[]): PoolGraph => {
       const key = ids.join(',');
       let graph = views.graphs.get(key);
@@ -271,7 +304,11 @@ export class QuoteEngine {
   private viewsOf(cached: CachedPools): SnapshotViews {
     let views = this.views.get(cached);
     if (!views) {
-      views = { graphs: new Map(), nativeProbeOut: new Map() };
+      views = {
+        graphs: new Map(),
+        nativeProbeOut: new Map(),
+        results: new LRUCache({ max: RESULTS_PER_SNAPSHOT }),
+      };
       this.views.set(cached, views);
     }
     return views;
@@ -309,4 +346,11 @@ export class QuoteEngine {
     }
     return (gasPriceWei * best) / NATIVE_PROBE;
   }
+}
+
+/** A cached answer is shared by every caller: frozen (the result, its list and quotes) so none can change it. */
+function freezeResult(result: QuoteResult): QuoteResult {
+  for (const quote of result.quotes) Object.freeze(quote);
+  Object.freeze(result.quotes);
+  return Object.freeze(result);
 }

@@ -72,6 +72,29 @@ describe('QuoteEngine', () => {
     }
   });
 
+  it('answers a request repeated on one snapshot with the same frozen answer, and a new block afresh', () => {
+    const cache = new PoolStateCache();
+    cache.put(CHAIN_ID, HEAD, [small, deep]);
+    const e = engine(cache);
+    const first = e.quote(request)!;
+    expect(e.quote({ ...request })).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.quotes) && Object.isFrozen(first.quotes[0])).toBe(
+      true,
+    );
+    // Any other amount, gas price or exclusion is its own search.
+    expect(e.quote({ ...request, amountIn: request.amountIn + 1n })).not.toBe(first);
+    expect(e.quote({ ...request, gasPriceWei: 1n })).not.toBe(first);
+    const without = e.quote({ ...request, excludeSourceIds: ['deep'] })!;
+    expect(without.quotes.map((q) => q.sourceId)).not.toContain('deep');
+    expect(e.quote({ ...request, excludeSourceIds: ['deep', 'deep'] })).toBe(without);
+    // The next block's pools: the deep pool twice as deep, so the answer changes with them.
+    const deeper = { ...deep, reserve0: deep.reserve0 * 2n, reserve1: deep.reserve1 * 2n };
+    cache.put(CHAIN_ID, { number: 11, hash: '0x' + '22'.repeat(32) }, [small, deeper]);
+    const next = e.quote(request)!;
+    expect(next.blockNumber).toBe(11);
+    expect(next.quotes[0]!.amountOut).toBeGreaterThan(first.quotes[0]!.amountOut);
+  });
+
   it('offers no route losing more than the price-impact bound to its pools, and says what each one loses', () => {
     // 1,100 WETH into 1,100 WETH of reserves: about half the USDC side, far beyond 15%.
     const huge = { ...request, amountIn: 1_100n * E18 };
