@@ -23,7 +23,10 @@ export function chargesL1DataInGas(chainId: number): boolean {
   return ARBITRUM_CHAIN_IDS.has(chainId);
 }
 
-/** The L2 gas the chain counts for the L1 data of a call to `to` with `data` (0 on chains that charge it apart). */
+/**
+ * The L2 gas the chain counts for the L1 data of a call to `to` with `data` (0 on chains that charge it apart, and
+ * from nodes that do not run Arbitrum's NodeInterface).
+ */
 export async function l1DataGas(
   client: Pick<ChainClient, 'call'>,
   chainId: number,
@@ -38,6 +41,9 @@ export async function l1DataGas(
     to: NODE_INTERFACE,
     data: abi.encodeFunctionData('gasEstimateL1Component', [to, false, data]),
   });
+  // A node without the NodeInterface (anvil or ganache with an Arbitrum chain id, a fork of Arbitrum) answers a call
+  // to an address without code with nothing: it counts no L1 data in gas limits.
+  if (answer === '0x') return 0n;
   const [gas] = abi.decodeFunctionResult('gasEstimateL1Component', answer) as unknown as [bigint];
   return gas;
 }

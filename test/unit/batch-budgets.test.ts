@@ -46,6 +46,11 @@ describe('L1 data gas on chains that count it in L2 gas', () => {
     expect([String(to).toLowerCase(), creation, data]).toEqual([TO.toLowerCase(), false, '0xabcdef']);
   });
 
+  it('counts nothing from a node without the NodeInterface (a devnet or fork with an Arbitrum chain id)', async () => {
+    const client = { call: async () => '0x' };
+    expect(await l1DataGas(client, 42161, FROM, TO, '0xabcdef')).toBe(0n);
+  });
+
   it('asks nothing on chains that charge L1 data apart or not at all', async () => {
     const client = { call: jest.fn() };
     for (const chainId of [1, 10, 8453, 137, 56, 31337]) {
