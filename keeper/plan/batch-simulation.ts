@@ -35,6 +35,12 @@ const SETTLE_CALL_GAS = 5_000n;
  * (ABI decoding, the reentrancy guard's store) and the budgets' longer calldata.
  */
 const ENTRY_GAS = 40_000n;
+/**
+ * The simulation runs at twice the per-order model's limit, up to a block's worth (the model is not used for the
+ * transaction any more: a generous simulation only makes sure no group is starved there, which would report a
+ * figure the budgets cannot be set from). eth_call gas is not paid.
+ */
+const SIMULATION_GAS_CAP = 30_000_000n;
 /** The simulation's gas outside the settlements is counted a tenth over: order checks read what may change. */
 const OUTSIDE_NUMERATOR = 11n;
 const OUTSIDE_DENOMINATOR = 10n;
@@ -66,7 +72,7 @@ function callGas(budget: bigint): bigint {
 
 /**
  * The OrderExecutor call of a planned batch, simulated, then budgeted. The simulation runs executeBatch once with
- * eth_call from the executor that will send it, at the per-order model's generous limit: a whole-batch revert
+ * eth_call from the executor that will send it, at twice the per-order model's limit (see SIMULATION_GAS_CAP): a whole-batch revert
  * shows here, never on-chain (one EVM run, where eth_estimateGas's search runs the batch many times), and the
  * contract reports the gas of each group's settlement. The transaction is executeBudgetedBatch: each group gets a
  * budget a fifth over what it used here, and the gas limit covers the rest of the simulation's gas and every budget
@@ -100,9 +106,18 @@ export async function simulateBatch(
     GAS_PER_ORDER * orderCount +
     ROUTE_GAS_FACTOR * routeGas +
     PRICE_BOUND_GAS_PER_GROUP * BigInt(groups.length);
+  const doubled = modelLimit * 2n;
+  const simulationGas =
+    doubled <= SIMULATION_GAS_CAP
+      ? doubled
+      : modelLimit > SIMULATION_GAS_CAP
+        ? modelLimit
+        : SIMULATION_GAS_CAP;
   let report: BatchGasReport;
   try {
-    report = decodeBatchGasReport(await client.call({ from, to: orderExecutor, data, gasLimit: modelLimit }));
+    report = decodeBatchGasReport(
+      await client.call({ from, to: orderExecutor, data, gasLimit: simulationGas }),
+    );
   } catch (err) {
     const detail = `simulation: ${sanitizedError(err).message}`;
     return { ok: false, reason: isOutageError(err) ? 'RPC_ERROR' : 'REVERTED', detail };
