@@ -106,13 +106,9 @@ export async function simulateBatch(
     GAS_PER_ORDER * orderCount +
     ROUTE_GAS_FACTOR * routeGas +
     PRICE_BOUND_GAS_PER_GROUP * BigInt(groups.length);
-  const doubled = modelLimit * 2n;
-  const simulationGas =
-    doubled <= SIMULATION_GAS_CAP
-      ? doubled
-      : modelLimit > SIMULATION_GAS_CAP
-        ? modelLimit
-        : SIMULATION_GAS_CAP;
+  // Twice the model, held to the cap, never under the model itself.
+  const capped = modelLimit * 2n < SIMULATION_GAS_CAP ? modelLimit * 2n : SIMULATION_GAS_CAP;
+  const simulationGas = capped > modelLimit ? capped : modelLimit;
   let report: BatchGasReport;
   try {
     report = decodeBatchGasReport(
