@@ -1,4 +1,4 @@
-import type { ChainableCommander } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { MemoryRateLimiter } from './memory-rate-limiter';
 import type { RedisBatch } from './redis-batch';
 import type { RateLimiter, TokenBucketRate } from './rate-limiter';
@@ -48,7 +48,7 @@ return 0
 export const bucketKey = (budget: string, key: string): string => `tb:${budget}:${key}`;
 
 interface TokenBucketCommand {
-  tokenBucket(key: string, perSecond: number, burst: number, cost: number): ChainableCommander;
+  tokenBucket(key: string, perSecond: number, burst: number, cost: number): Promise<unknown>;
 }
 
 /**
@@ -86,7 +86,7 @@ export class RedisRateLimiter implements RateLimiter {
       const { perSecond, burst } = this.rate;
       return Number(
         await this.batch.run((p) =>
-          (p as ChainableCommander & TokenBucketCommand).tokenBucket(bucket, perSecond, burst, cost),
+          (p as Redis & TokenBucketCommand).tokenBucket(bucket, perSecond, burst, cost),
         ),
       );
     } catch (err) {

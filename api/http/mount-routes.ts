@@ -13,7 +13,9 @@ import type { ApiState } from './api-state';
 import { successEnvelope } from './envelope';
 import type { KeyConcurrency } from './key-concurrency';
 import { readRequestBody } from './request-body';
-import type { RouteDefinition } from './route-definition';
+import type { RawQuery, RouteDefinition, RouteRequest } from './route-definition';
+import type { AuthContext } from '../gateway/account-authenticator';
+import type { Logger } from '../../shared/log/create-logger';
 import { routeDispatcher } from './route-dispatch';
 import { StreamedList } from './streamed-list';
 import { INVALID_BODY, type RequestValidator } from './validator';
@@ -34,6 +36,32 @@ export interface MountDeps {
   listConcurrency: KeyConcurrency;
   /** Told of store calls that could not reach the store. */
   storeWatch: Pick<StoreWatch, 'failed'>;
+}
+
+/**
+ * What a handler gets, its logger built only when asked for. A class, not an object literal with a getter: a literal
+ * with an accessor gets a hidden class of its own per request, allocated in the old generation, whose getter holds
+ * the request, so every request's objects survived young collections and were promoted (a scavenge 10x longer).
+ */
+class HandlerRequest implements RouteRequest<unknown> {
+  readonly query: RawQuery;
+  readonly params: Record<string, string>;
+  readonly auth: AuthContext | undefined;
+  readonly requestId: string;
+
+  constructor(
+    private readonly ctx: ParameterizedContext<ApiState>,
+    readonly body: unknown,
+  ) {
+    this.query = ctx.query;
+    this.params = ctx.state.params ?? {};
+    this.auth = ctx.state.auth;
+    this.requestId = ctx.state.requestId;
+  }
+
+  get log(): Logger {
+    return this.ctx.state.log;
+  }
 }
 
 function serve(
@@ -73,16 +101,7 @@ function serve(
     const body = route.body
       ? validator.assert(route.body, parsed, route.bodyError ?? INVALID_BODY)
       : undefined;
-    const data = await route.handle!({
-      body,
-      query: ctx.query,
-      params: ctx.state.params ?? {},
-      auth: ctx.state.auth,
-      requestId: ctx.state.requestId,
-      get log() {
-        return ctx.state.log;
-      },
-    });
+    const data = await route.handle!(new HandlerRequest(ctx, body));
     ctx.status = 200;
     if (data instanceof StreamedList) {
       ctx.type = 'application/json';
