@@ -6,6 +6,7 @@ import type { FastReader } from '../fast-reader';
 import { BatchedLookup } from '../batched-lookup';
 import { freshRowEvent, type EventInsert } from '../fresh-row-events';
 import { GroupCommit } from '../group-commit';
+import { runMysqlTransaction, type NativeStatement } from '../mysql-transaction';
 import type { SqliteDirect, SqliteSession } from '../sqlite-direct';
 import type { LimitOrder, LimitOrderChanges, LimitOrderStatus } from '../../domain/limit-order';
 import { limitOrderFromRow, limitOrderToRow, type LimitOrderRow } from './limit-order-rows';
@@ -114,13 +115,32 @@ export class LimitOrdersRepository {
       rows.push({ ...row, event_key: eventKey });
       if (event) events.push(event);
     }
+    // knex writes the statements (its escaping and types, as before); they run without a knex transaction object.
+    const statements: NativeStatement[] = [];
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      statements.push(
+        this.knex(TABLE)
+          .insert(rows.slice(i, i + INSERT_CHUNK))
+          .toSQL()
+          .toNative(),
+      );
+    }
+    for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+      statements.push(
+        this.knex('events')
+          .insert(events.slice(i, i + INSERT_CHUNK))
+          .toSQL()
+          .toNative(),
+      );
+    }
+    if (this.dialect === 'mysql') {
+      await runMysqlTransaction(this.knex, statements);
+      return;
+    }
+    // SQLite without its direct session (built without one): the same statements in a knex transaction.
     await this.knex.transaction(async (trx) => {
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        await trx(TABLE).insert(rows.slice(i, i + INSERT_CHUNK));
-      }
-      for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-        await trx('events').insert(events.slice(i, i + INSERT_CHUNK));
-      }
+      for (const statement of statements)
+        await trx.raw(statement.sql, [...statement.bindings] as Knex.RawBinding[]);
     });
   }
 
