@@ -116,32 +116,12 @@ export class LimitOrdersRepository {
       if (event) events.push(event);
     }
     // knex writes the statements (its escaping and types, as before); they run without a knex transaction object.
-    const statements: NativeStatement[] = [];
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      statements.push(
-        this.knex(TABLE)
-          .insert(rows.slice(i, i + INSERT_CHUNK))
-          .toSQL()
-          .toNative(),
-      );
-    }
-    for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-      statements.push(
-        this.knex('events')
-          .insert(events.slice(i, i + INSERT_CHUNK))
-          .toSQL()
-          .toNative(),
-      );
-    }
-    if (this.dialect === 'mysql') {
-      await runMysqlTransaction(this.knex, statements);
-      return;
-    }
-    // SQLite without its direct session (built without one): the same statements in a knex transaction.
-    await this.knex.transaction(async (trx) => {
-      for (const statement of statements)
-        await trx.raw(statement.sql, [...statement.bindings] as Knex.RawBinding[]);
-    });
+    const statements = [
+      ...chunkedInserts(this.knex, TABLE, rows),
+      ...chunkedInserts(this.knex, 'events', events),
+    ];
+    // Every SQLite store has its direct session (above): this is MySQL.
+    await runMysqlTransaction(this.knex, statements);
   }
 
   /** The order when it exists and belongs to the key; another key's order is as good as missing. */
@@ -248,6 +228,20 @@ export class LimitOrdersRepository {
       if (attempt >= PENDING_WRITE_ATTEMPTS) return { kind: 'conflict', status: 'pending' };
     }
   }
+}
+
+/** Inserts of `rows` into `table`, INSERT_CHUNK rows per statement, as knex writes them. */
+function chunkedInserts(knex: Knex, table: string, rows: readonly object[]): NativeStatement[] {
+  const statements: NativeStatement[] = [];
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    statements.push(
+      knex(table)
+        .insert(rows.slice(i, i + INSERT_CHUNK))
+        .toSQL()
+        .toNative(),
+    );
+  }
+  return statements;
 }
 
 const INSERT_EVENT =
