@@ -513,13 +513,16 @@ describeLive(
     it('with --releaser on a chain with a SpokePool it deploys the bridges too, the lock bridge owned by --owner', async () => {
       const bridgeDeployer = randomWallet();
       const releaser = randomWallet().address;
+      const usdc = world.tokens.find((t) => t.symbol === 'USDC')!;
+      const weth = world.tokens.find((t) => t.symbol === 'WETH')!;
       await rpc('anvil_setBalance', [bridgeDeployer.address, `0x${parseEther('100').toString(16)}`]);
       const venuesFile = path.join(dir, 'venues-bridges.json');
       writeFileSync(venuesFile, JSON.stringify({ ...venuesOf(world), spokePool: world.contracts.spokePool }));
       const out = path.join(dir, 'bridges', 'chains.json');
       const run = await runCommand(
         `npm run contracts:deploy -- --rpc-url "$RPC_URL" --out "${out}" --venues "${venuesFile}" ` +
-          `--token-list "$TOKEN_LIST" --owner "$OWNER" --releaser ${releaser} --timelock-delay 3600`,
+          `--token-list "$TOKEN_LIST" --owner "$OWNER" --releaser ${releaser} --timelock-delay 3600 ` +
+          `--release-limit ${usdc.address}=250000.5 --release-limit ${weth.address}=100`,
         { ...deployEnv, DEPLOYER_KEYSTORE_FILE: '', DEPLOYER_PRIVATE_KEY: bridgeDeployer.privateKey },
       );
       expectSuccess(run);
@@ -532,6 +535,11 @@ describeLive(
       expect(await bridge.getFunction('owner')()).toBe(getAddress(owner));
       expect(await bridge.getFunction('releaser')()).toBe(getAddress(releaser));
       expect(await bridge.getFunction('feeTaker')()).toBe(crossChainEntry);
+      // Whole tokens on the command line, base units on-chain (USDC's 6 decimals, WETH's 18); others stay unset.
+      expect(await bridge.getFunction('releaseLimit')(usdc.address)).toBe(250_000_500_000n);
+      expect(await bridge.getFunction('releaseLimit')(weth.address)).toBe(parseEther('100'));
+      const other = world.tokens.find((t) => t.symbol !== 'USDC' && t.symbol !== 'WETH')!;
+      expect(await bridge.getFunction('releaseLimit')(other.address)).toBe(0n);
       const entryContract = new Contract(crossChainEntry!, loadArtifact('CrossChainEntry').abi, provider);
       expect(await entryContract.getFunction('lockReleaseBridge')()).toBe(lockReleaseBridge);
       const executor = new Contract(

@@ -8,6 +8,7 @@ import { tokenListReference, writeChainEntry } from '../../tools/contracts-deplo
 import { isRuntimeOf } from '../../tools/contracts-deploy/code-check';
 import { planContracts } from '../../tools/contracts-deploy/contract-plan';
 import { CREATE2_PROXY, DEPLOY_SALT } from '../../tools/contracts-deploy/create2';
+import { parseReleaseLimits } from '../../tools/contracts-deploy/release-limits';
 import { readVenuesFile } from '../../tools/contracts-deploy/venues';
 import { readmeSectionCommands } from '../helpers/readme-commands';
 
@@ -124,6 +125,26 @@ describe('contracts:deploy, its parts', () => {
     expect(() => readVenuesFile(file)).toThrow(`--venues ${file}: weth is not an address`);
     writeFileSync(file, '[]');
     expect(() => readVenuesFile(file)).toThrow('must hold a JSON object of venue addresses');
+  });
+
+  it('reads --release-limit as TOKEN=AMOUNT of whole tokens, refusing a bad value or a token twice, naming it', () => {
+    expect(parseReleaseLimits([`${WETH.toLowerCase()}=100`, `${A}=250000.5`])).toEqual([
+      { token: WETH, amount: '100' },
+      { token: A, amount: '250000.5' },
+    ]);
+    expect(parseReleaseLimits([])).toEqual([]);
+    expect(() => parseReleaseLimits(['0x12=5'])).toThrow(
+      '--release-limit 0x12=5: expected TOKEN=AMOUNT with TOKEN an address',
+    );
+    for (const amount of ['', '-1', '1e6', '01', '1.', '.5', '1=2', 'ten']) {
+      expect(() => parseReleaseLimits([`${A}=${amount}`])).toThrow(
+        `--release-limit ${A}=${amount}: expected TOKEN=AMOUNT with AMOUNT a decimal number of tokens`,
+      );
+    }
+    expect(() => parseReleaseLimits([A])).toThrow(`--release-limit ${A}: expected TOKEN=AMOUNT`);
+    expect(() => parseReleaseLimits([`${A}=1`, `${A.toUpperCase().replace('0X', '0x')}=2`])).toThrow(
+      `--release-limit: ${A} is given more than once`,
+    );
   });
 
   it("the README's Going live section gives the deploy, migrate, api and keeper commands the e2e test runs", () => {

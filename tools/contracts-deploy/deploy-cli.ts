@@ -3,11 +3,13 @@ import { JsonRpcProvider, getAddress } from 'ethers';
 import { loadExecutorWallets } from '../../keeper/submit/executor-keys';
 import { DEFAULT_TIMELOCK_DELAY_SECONDS } from './contract-plan';
 import { deployContracts } from './deploy-contracts';
+import { parseReleaseLimits } from './release-limits';
 import { readVenuesFile } from './venues';
 
 const USAGE =
   'usage: npm run contracts:deploy -- --rpc-url URL --out FILE [--venues FILE] [--executors ADDR,ADDR] ' +
-  '[--token-list FILE] [--owner ADDR] [--fee-collector ADDR] [--releaser ADDR] [--timelock-delay SECONDS]\n' +
+  '[--token-list FILE] [--owner ADDR] [--fee-collector ADDR] [--releaser ADDR [--release-limit TOKEN=AMOUNT ...]] ' +
+  '[--timelock-delay SECONDS]\n' +
   'the deployer key: DEPLOYER_PRIVATE_KEY, or DEPLOYER_KEYSTORE_FILE with DEPLOYER_KEYSTORE_PASSWORD or ' +
   'DEPLOYER_KEYSTORE_PASSWORD_FILE';
 
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
       owner: { type: 'string' },
       'fee-collector': { type: 'string' },
       releaser: { type: 'string' },
+      'release-limit': { type: 'string', multiple: true },
       'timelock-delay': { type: 'string' },
     },
   });
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
       ? DEFAULT_TIMELOCK_DELAY_SECONDS
       : Number(values['timelock-delay']);
   if (!Number.isSafeInteger(delay) || delay < 0) throw new Error('--timelock-delay must be whole seconds');
+  const releaseLimits = parseReleaseLimits(values['release-limit'] ?? []);
   const env = process.env;
   if (!env.DEPLOYER_PRIVATE_KEY && !env.DEPLOYER_KEYSTORE_FILE)
     throw new Error(`no deployer key: set DEPLOYER_PRIVATE_KEY or DEPLOYER_KEYSTORE_FILE\n${USAGE}`);
@@ -76,6 +80,7 @@ async function main(): Promise<void> {
         owner: address(values.owner, '--owner'),
         feeCollector: address(values['fee-collector'], '--fee-collector'),
         releaser: address(values.releaser, '--releaser'),
+        releaseLimits,
         timelockDelay: delay,
       },
       (line) => process.stdout.write(`${line}\n`),

@@ -9,6 +9,7 @@ import { planContracts, type ContractPlan, type PlannedContract } from './contra
 import { deployCreate2, requireCreate2Proxy } from './create2';
 import { knownChain, type Venues } from './known-chains';
 import { ownerCall, type CallOutcome } from './owner-call';
+import { resolveReleaseLimits, type ReleaseLimitArg } from './release-limits';
 import { chainVenues } from './venues';
 import { wiringWants } from './wiring';
 
@@ -28,6 +29,8 @@ export interface DeployOptions {
   feeCollector?: string;
   /** The LockReleaseBridge's releaser (the keeper's bridge admin key); with a SpokePool, the bridges are deployed. */
   releaser?: string;
+  /** Hourly release limits of the LockReleaseBridge, per token (without one a token's every release waits). */
+  releaseLimits?: readonly ReleaseLimitArg[];
   timelockDelay: number;
 }
 
@@ -99,6 +102,12 @@ export async function deployContracts(
   const owner = getAddress(opts.owner ?? deployer.address);
   const feeCollector = getAddress(opts.feeCollector ?? owner);
   const bridges = Boolean(venues.spokePool && opts.releaser);
+  if (opts.releaseLimits?.length && !bridges) {
+    throw new Error(
+      '--release-limit sets the LockReleaseBridge: it needs --releaser and a chain with a SpokePool',
+    );
+  }
+  const releaseLimits = await resolveReleaseLimits(provider, opts.releaseLimits ?? []);
   log(
     `contracts:deploy: chain ${chainId}${known ? ` (${known.name})` : ''}, deployer ${deployer.address}, ` +
       `owner ${owner}`,
@@ -134,6 +143,7 @@ export async function deployContracts(
       protocolFeeRecipient: feeCollector,
       guardian: owner,
       releaser: opts.releaser && getAddress(opts.releaser),
+      releaseLimits,
       oracles,
     },
     deployer,

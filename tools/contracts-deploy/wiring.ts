@@ -2,6 +2,7 @@ import { Contract, type InterfaceAbi, type Wallet } from 'ethers';
 import type { PriceOracle as OracleChoice } from '../../devnet/world/deploy-service-contracts';
 import type { ContractPlan, PlannedContract, PlannedName } from './contract-plan';
 import type { OwnerCall } from './owner-call';
+import type { ReleaseLimit } from './release-limits';
 
 /** The settings the deployed contracts must have; ownership is handed over last (see wiringWants). */
 export interface WiringInputs {
@@ -15,6 +16,8 @@ export interface WiringInputs {
    */
   guardian: string;
   releaser?: string;
+  /** The LockReleaseBridge's hourly release limit of each token given one (in base units). */
+  releaseLimits?: readonly ReleaseLimit[];
   /** The price source of each token still without one (chosen from the chain's pools). */
   oracles: readonly OracleChoice[];
 }
@@ -39,7 +42,7 @@ function same(a: string, b: string): boolean {
 
 /**
  * Every setting, in the order it is made: callers and executors, who receives the fees, the price sources, the
- * guardian, the bridge's releaser and fee taker, and last the ownership of each contract to the timelock (after
+ * guardian, the bridge's releaser, fee taker and release limits, and last the ownership of each contract to the timelock (after
  * which each later change waits its delay).
  */
 export function wiringWants(inputs: WiringInputs, runner: Wallet): WiringWant[] {
@@ -154,6 +157,18 @@ export function wiringWants(inputs: WiringInputs, runner: Wallet): WiringWant[] 
         [plan.CrossChainEntry.address],
       ),
     );
+    for (const { token, limit } of inputs.releaseLimits ?? []) {
+      wants.push(
+        want(
+          'LockReleaseBridge',
+          `LockReleaseBridge.setReleaseLimit(${token}, ${limit})`,
+          async () => ((await bridge.getFunction('releaseLimit')(token)) as bigint) === limit,
+          bridge,
+          'setReleaseLimit',
+          [token, limit],
+        ),
+      );
+    }
   }
   const owned = ['TokenSpender', 'SwapRouter', 'PriceOracle', 'OrderExecutor'] as const;
   for (const name of owned) {
