@@ -1,6 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Knex } from 'knex';
-import { WalSync } from './wal-sync';
 
 /** Values a prepared statement binds. */
 export type SqlValue = string | number | bigint | null;
@@ -25,7 +24,6 @@ interface KnexClient {
  */
 export class SqliteDirect {
   private readonly prepared = new WeakMap<Database, Map<string, Statement>>();
-  private walSync: WalSync | undefined;
 
   constructor(private readonly knex: Knex) {}
 
@@ -53,21 +51,5 @@ export class SqliteDirect {
     } finally {
       await client.releaseConnection(db);
     }
-  }
-
-  /**
-   * As `run`, for writes that must be on disk before they are acknowledged: resolves once the WAL holding them is
-   * synced (WalSync, off the event loop; the connection is free for other work meanwhile). The store commits at
-   * `synchronous = NORMAL`, so this is what makes such a write as durable as a commit at FULL.
-   */
-  async runDurable<T>(work: (session: SqliteSession) => T): Promise<T> {
-    let file: { name: string; memory: boolean } | undefined;
-    const result = await this.run((session) => {
-      file = session.db;
-      return work(session);
-    });
-    // An in-memory database has no file to sync.
-    if (file && !file.memory) await (this.walSync ??= new WalSync(`${file.name}-wal`)).sync();
-    return result;
   }
 }

@@ -25,13 +25,8 @@ export type PendingWriteResult =
   | { kind: 'conflict'; status: LimitOrderStatus };
 
 const TABLE = 'limit_orders';
-/** Order batches committing at once on MySQL (a few of the pool's connections). */
+/** Order batches committing at once on MySQL (a few of the pool's connections; SQLite has one). */
 const MYSQL_CREATE_TRANSACTIONS = 6;
-/**
- * SQLite: its one connection commits one batch at a time, but a batch then waits for its WAL sync off the
- * connection; the next batch commits meanwhile (and shares the next sync).
- */
-const SQLITE_CREATE_TRANSACTIONS = 2;
 /** Rows per insert statement: each binds at most 36 values, far under MySQL's limit. */
 const INSERT_CHUNK = 100;
 
@@ -77,7 +72,7 @@ export class LimitOrdersRepository {
     private readonly sqlite?: SqliteDirect,
   ) {
     this.creates = new GroupCommit((orders) => this.insertBatch(orders), {
-      concurrency: this.dialect === 'mysql' ? MYSQL_CREATE_TRANSACTIONS : SQLITE_CREATE_TRANSACTIONS,
+      concurrency: this.dialect === 'mysql' ? MYSQL_CREATE_TRANSACTIONS : 1,
     });
     if (this.dialect === 'mysql') {
       this.byId = new BatchedLookup(async (ids) => {
@@ -103,7 +98,7 @@ export class LimitOrdersRepository {
   private async insertBatch(orders: LimitOrder[]): Promise<void> {
     const sqlite = this.sqlite;
     if (sqlite) {
-      await sqlite.runDurable((session) => insertBatchOn(session, orders));
+      await sqlite.run((session) => insertBatchOn(session, orders));
       return;
     }
     // Each row goes in with its first event's mark, and the events after (freshRowEvent: what recordEvents would
@@ -254,8 +249,9 @@ const INSERT_EVENT =
 
 /**
  * The SQLite batch: each row inserted with its first event and the event's mark (freshRowEvent: what recordEvents
- * would read back and write), in one transaction. Its caller runs it durably (SqliteDirect.runDurable): no order of
- * the batch is acknowledged before the WAL holding it is on disk.
+ * would read back and write), in one transaction committed with synchronous=FULL, so the WAL is on disk before any
+ * order of the batch is acknowledged. The setting is changed outside the transaction (SQLite refuses it inside) and
+ * put back after, while this batch holds the connection.
  */
 function insertBatchOn(session: SqliteSession, orders: LimitOrder[]): void {
   const rows = orders.map(limitOrderToRow);
@@ -264,25 +260,30 @@ function insertBatchOn(session: SqliteSession, orders: LimitOrder[]): void {
     `insert into ${TABLE} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
   );
   const insertEvent = session.statement(INSERT_EVENT);
-  session.db.transaction(() => {
-    rows.forEach((row, i) => {
-      const { event, eventKey } = freshRowEvent(
-        LIMIT_ORDER_EVENTS,
-        row as unknown as ResourceRow,
-        orders[i]!.createdAt,
-      );
-      insertRow.run(...(Object.values(row) as unknown[]), eventKey);
-      if (event) {
-        insertEvent.run(
-          event.id,
-          event.api_key,
-          event.webhook_id,
-          event.type,
-          event.resource_id,
-          event.body,
-          event.created_at,
+  session.db.pragma('synchronous = FULL');
+  try {
+    session.db.transaction(() => {
+      rows.forEach((row, i) => {
+        const { event, eventKey } = freshRowEvent(
+          LIMIT_ORDER_EVENTS,
+          row as unknown as ResourceRow,
+          orders[i]!.createdAt,
         );
-      }
-    });
-  })();
+        insertRow.run(...(Object.values(row) as unknown[]), eventKey);
+        if (event) {
+          insertEvent.run(
+            event.id,
+            event.api_key,
+            event.webhook_id,
+            event.type,
+            event.resource_id,
+            event.body,
+            event.created_at,
+          );
+        }
+      });
+    })();
+  } finally {
+    session.db.pragma('synchronous = NORMAL');
+  }
 }
