@@ -519,6 +519,17 @@ describeLive(
       const venuesFile = path.join(dir, 'venues-bridges.json');
       writeFileSync(venuesFile, JSON.stringify({ ...venuesOf(world), spokePool: world.contracts.spokePool }));
       const out = path.join(dir, 'bridges', 'chains.json');
+      // A release limit without the bridges is refused before anything is sent.
+      const refused = await runCommand(
+        `npm run contracts:deploy -- --rpc-url "$RPC_URL" --out "${out}" --venues "${venuesFile}" ` +
+          `--token-list "$TOKEN_LIST" --owner "$OWNER" --release-limit ${usdc.address}=1`,
+        { ...deployEnv, DEPLOYER_KEYSTORE_FILE: '', DEPLOYER_PRIVATE_KEY: bridgeDeployer.privateKey },
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.output).toContain(
+        'contracts:deploy failed: --release-limit sets the LockReleaseBridge: it needs --releaser and a chain with a SpokePool',
+      );
+      expect(await provider.getTransactionCount(bridgeDeployer.address)).toBe(0);
       const run = await runCommand(
         `npm run contracts:deploy -- --rpc-url "$RPC_URL" --out "${out}" --venues "${venuesFile}" ` +
           `--token-list "$TOKEN_LIST" --owner "$OWNER" --releaser ${releaser} --timelock-delay 3600 ` +
