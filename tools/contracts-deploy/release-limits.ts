@@ -1,4 +1,6 @@
-import { Contract, getAddress, parseUnits, type ContractRunner } from 'ethers';
+import { Contract, getAddress, type ContractRunner } from 'ethers';
+import { ERC20_ABI } from '../../shared/chain/contract-interfaces';
+import { toBaseUnits } from '../../shared/domain/amount-bounds';
 
 /** A `--release-limit TOKEN=AMOUNT` as given: the amount in whole tokens (a decimal), not base units. */
 export interface ReleaseLimitArg {
@@ -48,14 +50,14 @@ export async function resolveReleaseLimits(
   for (const { token, amount } of args) {
     let decimals: number;
     try {
-      const erc20 = new Contract(token, ['function decimals() view returns (uint8)'], runner);
+      const erc20 = new Contract(token, ERC20_ABI, runner);
       decimals = Number(await erc20.getFunction('decimals')());
     } catch {
       throw new Error(`--release-limit: ${token} answers no decimals(): is it a token on this chain?`);
     }
     let limit: bigint;
     try {
-      limit = parseUnits(amount, decimals);
+      limit = toBaseUnits(amount, decimals);
     } catch {
       throw new Error(`--release-limit: ${amount} has more decimals than ${token}'s ${decimals}`);
     }

@@ -42,8 +42,8 @@ function same(a: string, b: string): boolean {
 
 /**
  * Every setting, in the order it is made: callers and executors, who receives the fees, the price sources, the
- * guardian, the bridge's releaser, fee taker and release limits, and last the ownership of each contract to the timelock (after
- * which each later change waits its delay).
+ * guardian, the bridge's releaser, fee taker and release limits, and last the ownership of each contract to the
+ * timelock (after which each later change waits its delay).
  */
 export function wiringWants(inputs: WiringInputs, runner: Wallet): WiringWant[] {
   const { plan } = inputs;
