@@ -4,21 +4,28 @@ import path from 'node:path';
 import { forgeBinary } from './forge-binary';
 
 /**
- * `npm run test:contracts`: forge's fuzz and invariant suites of contracts-abi/forge-test against our contracts
- * (settings in the repo root's foundry.toml: fixed fuzz seed, runs, and solc-js as the compiler). Extra arguments
- * go to `forge test`, e.g. `npm run test:contracts -- --match-contract SwapRouter -vvv`.
+ * forge on our contracts, with the repo root's foundry.toml (fixed fuzz seed, runs, and solc-js as the compiler):
+ * `npm run test:contracts` runs `forge test` (the fuzz and invariant suites of contracts-abi/forge-test), and
+ * `npm run contracts:forge-build` runs `forge build`, whose output in out/ and cache/ a later `forge test` reuses
+ * (CI compiles while it lints). Arguments after the subcommand go to forge, e.g.
+ * `npm run test:contracts -- --match-contract SwapRouter -vvv`.
  */
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const SOLC = path.join(__dirname, 'solc-js.cjs');
+const SUBCOMMANDS = new Set(['build', 'test']);
 
 function main(): void {
+  const [subcommand, ...args] = process.argv.slice(2);
+  if (!subcommand || !SUBCOMMANDS.has(subcommand)) {
+    throw new Error(`usage: run-forge.ts build|test [forge arguments]`);
+  }
   const forge = forgeBinary();
   try {
     accessSync(SOLC, constants.X_OK);
   } catch {
     throw new Error(`${SOLC} must be executable (forge runs it as solc): chmod +x it`);
   }
-  const child = spawn(forge, ['test', ...process.argv.slice(2)], { cwd: REPO_ROOT, stdio: 'inherit' });
+  const child = spawn(forge, [subcommand, ...args], { cwd: REPO_ROOT, stdio: 'inherit' });
   child.on('error', (error) => {
     console.error(`could not start ${forge}: ${error.message}`);
     process.exitCode = 1;
@@ -33,6 +40,6 @@ try {
   main();
 } catch (error) {
   // No forge, no tests: fail loudly, never skip.
-  console.error(`test:contracts: ${(error as Error).message}`);
+  console.error(`forge: ${(error as Error).message}`);
   process.exitCode = 1;
 }
