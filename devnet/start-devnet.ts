@@ -246,6 +246,8 @@ export async function startDevnet(
       dbPath: chainDbPath(config.dataDir, chainId),
       blockTime: config.blockTime,
       fork,
+      onStranded: (rescue) =>
+        log.warn({ chainId, ...rescue }, 'devnet: a transaction anvil stranded was re-imported'),
     });
     handles.push(handle);
     const found = await reusable(

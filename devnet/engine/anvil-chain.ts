@@ -6,6 +6,7 @@ import { spawnAnvil, PortTakenError, type AnvilProcess } from './anvil-process';
 import type { ChainHandle, StartChainOptions } from './devnet-chain';
 import { freePort, portIsFree } from '../../shared/net/free-port';
 import { fundGenesisWallets, portTakenError, HOST } from './genesis';
+import { watchStrandedTransactions } from './stranded-transactions';
 
 /** anvil keeps its state in one JSON file, loaded at start and dumped when it stops. */
 export const ANVIL_STATE_FILE = 'anvil-state.json';
@@ -73,6 +74,10 @@ export async function startAnvilChain(opts: StartChainOptions): Promise<ChainHan
   const provider = devnetProvider(rpcUrl, opts.chainId);
   const send = (method: string, params: unknown[]): Promise<unknown> => provider.send(method, params);
   const process_ = anvil;
+  const stopWatching =
+    opts.strandedCheckMs === 0
+      ? () => undefined
+      : watchStrandedTransactions(send, (rescue) => opts.onStranded?.(rescue), opts.strandedCheckMs);
   let stopped: Promise<void> | undefined;
   const handle: ChainHandle = {
     chainId: opts.chainId,
@@ -120,6 +125,7 @@ export async function startAnvilChain(opts: StartChainOptions): Promise<ChainHan
     },
     stop: () => {
       stopped ??= (async () => {
+        stopWatching();
         provider.destroy();
         await process_.stop();
       })();

@@ -1,5 +1,6 @@
 import type { JsonRpcProvider } from 'ethers';
 import type { ForkConfig } from '../fork-config';
+import type { StrandedRescue } from './stranded-transactions';
 
 /** The local EVM behind a devnet chain. anvil (default) runs as a child process; ganache runs in this process. */
 export type DevnetEngineName = 'anvil' | 'ganache';
@@ -17,6 +18,10 @@ export interface StartChainOptions {
   /** Seconds between blocks; 0 (default) = instant mining. */
   blockTime?: number;
   fork?: ForkConfig;
+  /** anvil: told when a transaction anvil stranded in its pool was re-imported (see stranded-transactions.ts). */
+  onStranded?: (rescue: StrandedRescue) => void;
+  /** anvil: milliseconds between checks for stranded transactions (2,000 when omitted; 0: no checks). */
+  strandedCheckMs?: number;
 }
 
 /**
