@@ -52,16 +52,18 @@ export class TxQueue {
     private readonly maxFeePerGas: bigint,
     private readonly maxPriorityFeePerGas: bigint,
     private readonly mining: MiningControls | undefined,
+    private readonly receiptTimeoutMs: number,
   ) {}
 
   /**
    * `mining`: on a chain with a block time, flush mines blocks on demand until every receipt exists, so a
-   * world deploys at once instead of waiting for interval blocks.
+   * world deploys at once instead of waiting for interval blocks. `receiptTimeoutMs`: how long flush waits for
+   * each receipt (120 s).
    */
   static async create(
     provider: JsonRpcProvider,
     signer: Wallet,
-    opts: { mining?: MiningControls } = {},
+    opts: { mining?: MiningControls; receiptTimeoutMs?: number } = {},
   ): Promise<TxQueue> {
     const [network, nonce, block] = await Promise.all([
       provider.getNetwork(),
@@ -79,6 +81,7 @@ export class TxQueue {
       baseFee * 4n + priority,
       priority,
       opts.mining && opts.mining.blockTime > 0 ? opts.mining : undefined,
+      opts.receiptTimeoutMs ?? RECEIPT_TIMEOUT_MS,
     );
   }
 
@@ -126,7 +129,7 @@ export class TxQueue {
    * instead of waiting for the next interval.
    */
   private async receipt(hash: string): Promise<{ status: string }> {
-    const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
+    const deadline = Date.now() + this.receiptTimeoutMs;
     while (Date.now() < deadline) {
       const receipt = (await this.provider.send('eth_getTransactionReceipt', [hash])) as {
         status: string;
@@ -135,7 +138,32 @@ export class TxQueue {
       if (this.mining) await this.mining.mine();
       else await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error(`devnet transaction ${hash} was not mined within ${RECEIPT_TIMEOUT_MS / 1000} s`);
+    throw new Error(
+      `devnet transaction ${hash} was not mined within ${this.receiptTimeoutMs / 1000} s (${await this.stallOf(hash)})`,
+    );
+  }
+
+  /**
+   * What the node says of a transaction that is not mined: whether it knows it, its nonce against the sender's, its
+   * fee against the base fee, and the pool's counts.
+   */
+  private async stallOf(hash: string): Promise<string> {
+    try {
+      const [tx, next, block, pool] = await Promise.all([
+        this.provider.send('eth_getTransactionByHash', [hash]) as Promise<{ nonce: string } | null>,
+        this.provider.getTransactionCount(this.signer.address, 'latest'),
+        this.provider.getBlock('latest'),
+        this.provider.send('txpool_status', []).catch(() => undefined) as Promise<
+          { pending: string; queued: string } | undefined
+        >,
+      ]);
+      const known = tx ? `nonce ${Number(tx.nonce)}, the sender's next ${next}` : 'unknown to the node';
+      const fees = `; max fee ${this.maxFeePerGas}, base fee ${block?.baseFeePerGas ?? 'unknown'}`;
+      const status = pool ? `; pool: ${Number(pool.pending)} ready, ${Number(pool.queued)} queued` : '';
+      return known + fees + status;
+    } catch (err) {
+      return `the node did not say why: ${(err as Error).message}`;
+    }
   }
 
   /** Mines until every pooled transaction has a receipt (reverts are reported by flush). */

@@ -2,6 +2,7 @@ import { toQuantity, Wallet, type TransactionRequest } from 'ethers';
 import { startAnvilChain } from '../../devnet/engine/anvil-chain';
 import type { ChainHandle } from '../../devnet/engine/devnet-chain';
 import { StrandedTransactions, type StrandedRescue } from '../../devnet/engine/stranded-transactions';
+import { TxQueue } from '../../devnet/world/tx-queue';
 
 /**
  * anvil strands a transaction added while the one before it was being mined (foundry-rs/foundry#10122): queued
@@ -66,6 +67,10 @@ async function queuedCount(): Promise<number> {
   return Number(((await chain.provider.send('txpool_status', [])) as { queued: string }).queued);
 }
 
+async function readyCount(): Promise<number> {
+  return Number(((await chain.provider.send('txpool_status', [])) as { pending: string }).pending);
+}
+
 describe('transactions anvil strands in its pool', () => {
   it('are re-imported on the second check that finds them, and then mined; a real nonce gap is left alone', async () => {
     chain = unwatched;
@@ -103,6 +108,26 @@ describe('transactions anvil strands in its pool', () => {
       expect(await doctor.check()).toEqual([]);
       expect(await receiptOf(gap)).toBeNull();
       expect(await queuedCount()).toBe(1);
+    } finally {
+      await chain.resumeMining();
+    }
+  });
+
+  it('a devnet queue that gives up on a transaction says what the node knows of it', async () => {
+    chain = unwatched;
+    await chain.pauseMining();
+    try {
+      const wallet = await fundedWallet();
+      const queue = await TxQueue.create(chain.provider, wallet, { mining: chain, receiptTimeoutMs: 1_500 });
+      queue.call('a transfer', Wallet.createRandom().address, ['function f()'], 'f', [], 50_000n);
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && (await readyCount()) === 0) await new Promise((r) => setTimeout(r, 20));
+      expect(await readyCount()).toBe(1);
+      // Its nonce is used up meanwhile (as by another signer of the same key): it is never mined.
+      await chain.provider.send('anvil_setNonce', [wallet.address, toQuantity(5)]);
+      await expect(queue.flush()).rejects.toThrow(
+        /^devnet transaction 0x[0-9a-f]{64} was not mined within 1.5 s \((unknown to the node|nonce 0, the sender's next 5); max fee \d+, base fee \d+; pool: \d+ ready, \d+ queued\)$/,
+      );
     } finally {
       await chain.resumeMining();
     }
