@@ -27,8 +27,8 @@ const CHECK_INTERVAL_MS = 2_000;
 /**
  * anvil can strand a transaction: one added while the transaction before it (same sender) was being mined is
  * queued waiting for that one, which is already gone from the pool (foundry-rs/foundry#10122); nothing makes it
- * ready again, so neither it nor any later transaction of its sender is ever mined. Seen here as devnet
- * transactions "not mined within 120 s" under load.
+ * ready again, so neither it nor any later transaction of its sender is ever mined. The likely cause of the devnet
+ * transactions "not mined within 120 s" seen in CI under load (the race itself was not reproduced on demand).
  *
  * A queued transaction whose nonce is exactly its sender's next nonce on-chain is such a one (a working pool has it
  * ready). Transactions queued behind a real gap (a nonce above the next) are left alone: tests make such gaps on
