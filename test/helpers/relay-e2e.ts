@@ -15,6 +15,7 @@ import { crossChainDexHash } from '../../shared/bridges/dex-hash';
 import { INTENT_PROVIDER_ID } from '../../shared/bridges/intent/intent-deps';
 import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { ApiClient, ApiResponse, Envelope } from './api-client';
+import { waitForReceipt } from './wait-for-receipt';
 import { startService, type RunningService, type ServiceOptions } from './service-harness';
 
 /**
@@ -88,8 +89,8 @@ export async function sendAndConfirm(
   value = 0n,
 ): Promise<TransactionReceipt> {
   const tx = await wallet.sendTransaction({ to, data, value, gasLimit: 1_000_000n });
-  const receipt = await tx.wait();
-  if (!receipt || receipt.status !== 1) throw new Error(`transaction ${tx.hash} failed`);
+  const receipt = await waitForReceipt(tx.provider, tx.hash);
+  if (receipt.status !== 1) throw new Error(`transaction ${tx.hash} failed`);
   return receipt;
 }
 

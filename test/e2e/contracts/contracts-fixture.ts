@@ -1,5 +1,6 @@
 import {
   AbiCoder,
+  type BaseContract,
   Contract,
   ContractFactory,
   Interface,
@@ -12,6 +13,7 @@ import {
   type TransactionResponse,
 } from 'ethers';
 import { loadArtifact, type ContractName } from '../../../contracts-abi/artifacts';
+import { waitForReceipt } from '../../helpers/wait-for-receipt';
 import { devnetKeys, type DevnetKeys } from '../../../devnet/keys';
 import { startChain, type ChainHandle } from '../../../devnet/start-chain';
 import {
@@ -55,6 +57,8 @@ export const ORACLE_USD_FEED = 1;
 export const ORACLE_V3_WETH_POOL = 2;
 /** Explicit limit for transactions expected to succeed: ganache's estimates on V2 swaps run short. */
 export const GAS_LIMIT = 6_000_000n;
+/** A receipt waited for longer than this fails the test with the transaction's hash (an in-process chain under load is slow). */
+const RECEIPT_TIMEOUT_MS = 90_000;
 
 export interface Hop {
   kind: number;
@@ -214,9 +218,18 @@ export async function latestTimestamp(provider: JsonRpcProvider): Promise<bigint
 
 /** Waits for a transaction expected to succeed and returns its receipt. */
 export async function mined(tx: Promise<TransactionResponse>): Promise<TransactionReceipt> {
-  const receipt = await (await tx).wait();
-  if (!receipt || receipt.status !== 1) throw new Error(`transaction failed: ${receipt?.hash}`);
+  const sent = await tx;
+  // Polled, not ethers' wait(): see waitForReceipt (an idle instant-mining chain can leave wait() hanging).
+  const receipt = await waitForReceipt(sent.provider, sent.hash, RECEIPT_TIMEOUT_MS);
+  if (receipt.status !== 1) throw new Error(`transaction failed: ${receipt.hash}`);
   return receipt;
+}
+
+/** A deployment's transaction mined successfully, by the same polling as mined(). */
+async function deployed(contract: BaseContract): Promise<void> {
+  const sent = contract.deploymentTransaction();
+  if (!sent) throw new Error('not a deployment');
+  await mined(Promise.resolve(sent));
 }
 
 export function call(contract: Contract, signer: Wallet, method: string, args: unknown[], value = 0n) {
@@ -339,7 +352,7 @@ export async function deployTestContract(ctx: ContractsWorld, name: ContractName
   const artifact = loadArtifact(name);
   const factory = new ContractFactory(artifact.abi, artifact.bytecode, ctx.accounts[3]!);
   const contract = await factory.deploy(...args, { gasLimit: GAS_LIMIT });
-  await contract.waitForDeployment();
+  await deployed(contract);
   return new Contract(await contract.getAddress(), artifact.abi, ctx.provider);
 }
 
@@ -359,7 +372,7 @@ export async function deployRevertingContract(ctx: ContractsWorld, revertData: s
   const deployment = await new ContractFactory([], initCode, ctx.accounts[3]!).deploy({
     gasLimit: GAS_LIMIT,
   });
-  await deployment.waitForDeployment();
+  await deployed(deployment);
   return deployment.getAddress();
 }
 
