@@ -5,7 +5,7 @@ import type { ManifestChain } from '../../devnet/manifest';
 import { ERC20_ABI } from '../../devnet/world/abis';
 import type { ApiResponse, Envelope } from '../helpers/api-client';
 import { startService, type RunningService } from '../helpers/service-harness';
-import { waitForReceipt } from '../helpers/wait-for-receipt';
+import { waitForReceipt } from '../../devnet/wait-for-receipt';
 
 /**
  * Cross-chain transfers as a client written from the spec makes them, on two devnet chains (1 and 137) with the

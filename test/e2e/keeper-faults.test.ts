@@ -19,7 +19,7 @@ import { startKeeperProcess, type KeeperProcess } from '../helpers/keeper-proces
 import { startRpcProxy, type RpcProxy } from '../helpers/rpc-proxy';
 import { startService } from '../helpers/service-harness';
 import { mysqlServerForTests } from '../helpers/store-targets';
-import { waitForReceipt } from '../helpers/wait-for-receipt';
+import { waitForReceipt } from '../../devnet/wait-for-receipt';
 
 /**
  * The keeper under faults, end to end on a devnet chain with real transactions: orders are created through the

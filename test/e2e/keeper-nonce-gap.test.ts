@@ -23,7 +23,7 @@ import {
   type LimitOrderJson,
 } from '../helpers/maker';
 import type { RunningService } from '../helpers/service-harness';
-import { waitForReceipt } from '../helpers/wait-for-receipt';
+import { waitForReceipt } from '../../devnet/wait-for-receipt';
 
 /**
  * Nonce-gap repair, end to end on an anvil devnet chain. The keeper runs one executor wallet E. The gap is made

@@ -12,7 +12,7 @@ import { crossingOrder, expectCrossingOrderExecuted } from '../helpers/crossing-
 import { createLimitOrder, getLimitOrder } from '../helpers/maker';
 import { startRecordingRelay, type RecordingRelay } from '../helpers/recording-relay';
 import { startService, type RunningService } from '../helpers/service-harness';
-import { waitForReceipt } from '../helpers/wait-for-receipt';
+import { waitForReceipt } from '../../devnet/wait-for-receipt';
 
 /**
  * Private submission (KEEPER_PRIVATE_RPC_URLS) on anvil chains, with a local recording relay standing in for

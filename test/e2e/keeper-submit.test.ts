@@ -9,7 +9,7 @@ import type { NonceResync } from '../../keeper/outbox/nonce-manager';
 import { SendError } from '../../keeper/outbox/send-error';
 import { WalletPool, type WalletPoolOptions } from '../../keeper/submit/wallet-pool';
 import { startRpcProxy, type RpcProxy } from '../helpers/rpc-proxy';
-import { waitForReceipt } from '../helpers/wait-for-receipt';
+import { waitForReceipt } from '../../devnet/wait-for-receipt';
 
 /**
  * The keeper's submit stage against a ganache chain: executor wallets funded at genesis send real transactions

@@ -3,7 +3,7 @@ import type { ManifestChain } from '../../devnet/manifest';
 import { ERC20_ABI } from '../../devnet/world/abis';
 import type { ApiClient, ApiResponse, Envelope } from '../helpers/api-client';
 import { startDevnetApi, waitUntilQuotesAvailable, type DevnetApi } from '../helpers/devnet-api';
-import { waitForReceipt } from '../helpers/wait-for-receipt';
+import { waitForReceipt } from '../../devnet/wait-for-receipt';
 
 /**
  * The seven single-chain liquidity sources of the devnet through the public API: each is the best quote for a pair

@@ -14,7 +14,7 @@ import { movePrice } from '../../devnet/market-mover';
 import { ERC20_ABI, V2_FACTORY_ABI } from '../../devnet/world/abis';
 import type { ApiClient, ApiResponse, Envelope } from '../helpers/api-client';
 import { startDevnetApi, waitUntilQuotesAvailable, type DevnetApi } from '../helpers/devnet-api';
-import { waitForReceipt } from '../helpers/wait-for-receipt';
+import { waitForReceipt } from '../../devnet/wait-for-receipt';
 
 /**
  * POST /swap single-chain through the real HTTP API on a devnet chain: quote, swap, sign and send with a funded

@@ -8,7 +8,7 @@ import { startChain, type ChainHandle } from '../../devnet/start-chain';
 import { newAccountClient, type ApiClient, type ApiResponse, type Envelope } from '../helpers/api-client';
 import { startApi, type RunningApi } from '../helpers/api-harness';
 import { createStoreTarget, type StoreTarget } from '../helpers/store-targets';
-import { waitForReceipt } from '../helpers/wait-for-receipt';
+import { waitForReceipt } from '../../devnet/wait-for-receipt';
 
 /** GET /transactions/{hash}?chainId= through the real HTTP API, against a ganache chain and real transactions. */
 

@@ -14,7 +14,7 @@ import type { LimitOrderResponse } from '../../shared/domain/limit-order-json';
 import { devnetKeys } from '../../devnet/keys';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import { movePrice } from '../../devnet/market-mover';
-import { waitForReceipt } from './wait-for-receipt';
+import { waitForReceipt } from '../../devnet/wait-for-receipt';
 import { V2_ROUTER_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
 import { DEFAULT_MAX_FEE_BPS } from '../../devnet/world/deploy-service-contracts';
 import {

@@ -15,7 +15,7 @@ import { crossChainDexHash } from '../../shared/bridges/dex-hash';
 import { INTENT_PROVIDER_ID } from '../../shared/bridges/intent/intent-deps';
 import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { ApiClient, ApiResponse, Envelope } from './api-client';
-import { waitForReceipt } from './wait-for-receipt';
+import { waitForReceipt } from '../../devnet/wait-for-receipt';
 import { startService, type RunningService, type ServiceOptions } from './service-harness';
 
 /**

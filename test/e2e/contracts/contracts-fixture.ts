@@ -13,7 +13,7 @@ import {
   type TransactionResponse,
 } from 'ethers';
 import { loadArtifact, type ContractName } from '../../../contracts-abi/artifacts';
-import { waitForReceipt } from '../../helpers/wait-for-receipt';
+import { waitForReceipt } from '../../../devnet/wait-for-receipt';
 import { devnetKeys, type DevnetKeys } from '../../../devnet/keys';
 import { startChain, type ChainHandle } from '../../../devnet/start-chain';
 import {

@@ -19,3 +19,18 @@ export async function waitForReceipt(
     await sleep(25);
   }
 }
+
+/**
+ * As waitForReceipt, and throws unless the transaction succeeded (what ethers' `wait()` does on a revert). Waits up
+ * to 120 s by default: long enough for a devnet with slow interval blocks.
+ */
+export async function waitForSuccess(
+  provider: Pick<Provider, 'getTransactionReceipt'>,
+  hash: string,
+  what: string,
+  timeoutMs = 120_000,
+): Promise<TransactionReceipt> {
+  const receipt = await waitForReceipt(provider, hash, timeoutMs);
+  if (receipt.status !== 1) throw new Error(`${what} reverted (${hash})`);
+  return receipt;
+}
