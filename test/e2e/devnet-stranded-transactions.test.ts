@@ -63,12 +63,9 @@ async function receiptOf(hash: string): Promise<{ status: string } | null> {
   return (await chain.provider.send('eth_getTransactionReceipt', [hash])) as { status: string } | null;
 }
 
-async function queuedCount(): Promise<number> {
-  return Number(((await chain.provider.send('txpool_status', [])) as { queued: string }).queued);
-}
-
-async function readyCount(): Promise<number> {
-  return Number(((await chain.provider.send('txpool_status', [])) as { pending: string }).pending);
+/** The pool's ready (`pending`) or waiting (`queued`) count. */
+async function poolCount(kind: 'pending' | 'queued'): Promise<number> {
+  return Number(((await chain.provider.send('txpool_status', [])) as Record<typeof kind, string>)[kind]);
 }
 
 describe('transactions anvil strands in its pool', () => {
@@ -87,7 +84,7 @@ describe('transactions anvil strands in its pool', () => {
       const gap = await sendWithNonce(gapped, to, 3);
       await chain.mine(2);
       expect(await receiptOf(first)).toBeNull();
-      expect(await queuedCount()).toBe(3);
+      expect(await poolCount('queued')).toBe(3);
 
       // First sighting: only suspected.
       expect(await doctor.check()).toEqual([]);
@@ -107,7 +104,7 @@ describe('transactions anvil strands in its pool', () => {
       expect(await doctor.check()).toEqual([]);
       expect(await doctor.check()).toEqual([]);
       expect(await receiptOf(gap)).toBeNull();
-      expect(await queuedCount()).toBe(1);
+      expect(await poolCount('queued')).toBe(1);
     } finally {
       await chain.resumeMining();
     }
@@ -121,8 +118,9 @@ describe('transactions anvil strands in its pool', () => {
       const queue = await TxQueue.create(chain.provider, wallet, { mining: chain, receiptTimeoutMs: 1_500 });
       queue.call('a transfer', Wallet.createRandom().address, ['function f()'], 'f', [], 50_000n);
       const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && (await readyCount()) === 0) await new Promise((r) => setTimeout(r, 20));
-      expect(await readyCount()).toBe(1);
+      while (Date.now() < deadline && (await poolCount('pending')) === 0)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await poolCount('pending')).toBe(1);
       // Its nonce is used up meanwhile (as by another signer of the same key): it is never mined.
       await chain.provider.send('anvil_setNonce', [wallet.address, toQuantity(5)]);
       await expect(queue.flush()).rejects.toThrow(
