@@ -109,6 +109,61 @@ describeWithRedis('RedisSignedGate: one round trip, the separate calls’ outcom
     expect(await nonces.use(refused)).toBe(false);
   });
 
+  it('gathers the requests of one turn into one script, each seeing the buckets as the requests before it left them', async () => {
+    const evalsha = jest.spyOn(redis, 'evalsha');
+    const uses = [use(), use(), use(), use(), use()];
+    const outcomes = await Promise.all(uses.map((u) => gate.run(ip, u)));
+    expect(evalsha).toHaveBeenCalledTimes(1);
+    // Burst 3: three pass, spending the IP's three tokens; the last two meet the IP's limit, as separate scripts would.
+    const wait = await requests.exhausted(`ip:${ip}`);
+    expect(wait).toBeGreaterThan(0);
+    expect(outcomes).toEqual<GateOutcome[]>([
+      { kind: 'passed' },
+      { kind: 'passed' },
+      { kind: 'passed' },
+      { kind: 'ip-limited', retryAfter: wait },
+      { kind: 'ip-limited', retryAfter: wait },
+    ]);
+    // The passed requests' nonces are spent, the refused ones' are not; the key's three tokens are spent.
+    for (const [i, u] of uses.entries()) expect(await nonces.use(u)).toBe(i >= 3);
+    // Written once, as three separate takes leave it: full 3 × 100 s from now, kept a second longer.
+    const ttl = await redis.pttl(bucketKey('requests', `ip:${ip}`));
+    expect(ttl).toBeGreaterThan(299_000);
+    expect(ttl).toBeLessThanOrEqual(301_000);
+    expect(await requests.exhausted(`key:${apiKey}`)).toBeGreaterThan(0);
+  });
+
+  it('answers the second of two requests with one nonce in one turn as a replay, spending one key token', async () => {
+    const twice = use();
+    const other = use();
+    expect(await Promise.all([gate.run(ip, twice), gate.run(ip, twice), gate.run(ip, other)])).toEqual<
+      GateOutcome[]
+    >([{ kind: 'passed' }, { kind: 'replay' }, { kind: 'passed' }]);
+    // Two key tokens spent (the two passed requests): one left of the burst of 3. The replay spent an IP token.
+    expect(await requests.take(`key:${apiKey}`)).toBe(0);
+    expect(await requests.exhausted(`key:${apiKey}`)).toBeGreaterThan(0);
+    expect(await requests.exhausted(`ip:${ip}`)).toBeGreaterThan(0);
+  });
+
+  it('keeps the budgets of different IPs and keys in one turn apart', async () => {
+    const otherIp = `10.1.0.${Math.floor(Math.random() * 250) + 1}`;
+    const otherKey = randomUUID();
+    for (let i = 0; i < RATE.burst; i++) expect(await requests.take(`key:${apiKey}`)).toBe(0);
+    const theirs = { ...use(), apiKey: otherKey };
+    const outcomes = await Promise.all([gate.run(ip, use()), gate.run(otherIp, theirs), gate.run(ip, use())]);
+    expect(outcomes.map((o) => o.kind)).toEqual(['key-limited', 'passed', 'key-limited']);
+    // The other key and IP spent one token each: two left.
+    expect(await requests.take(`key:${otherKey}`)).toBe(0);
+    expect(await requests.take(`key:${otherKey}`)).toBe(0);
+    expect(await requests.exhausted(`key:${otherKey}`)).toBeGreaterThan(0);
+    expect(await requests.take(`ip:${otherIp}`)).toBe(0);
+    expect(await requests.take(`ip:${otherIp}`)).toBe(0);
+    expect(await requests.exhausted(`ip:${otherIp}`)).toBeGreaterThan(0);
+    // Our IP spent two tokens (both key-limited requests passed its limit first): one left.
+    expect(await requests.take(`ip:${ip}`)).toBe(0);
+    expect(await requests.exhausted(`ip:${ip}`)).toBeGreaterThan(0);
+  });
+
   it('keeps a bucket as one number that refills at the rate and expires once full again, as the in-process bucket', async () => {
     const fast = new RedisRateLimiter(new RedisBatch(redis), 'requests', { perSecond: 20, burst: 2 });
     const key = `key:${apiKey}`;
