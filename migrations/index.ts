@@ -9,6 +9,7 @@ import * as signedMaxFeeBps from './20261128000001_signed_max_fee_bps';
 import * as events from './20261129000001_events';
 import * as transferBuilders from './20261129000002_transfer_builders';
 import * as executionIndex from './20261130000001_execution_index';
+import * as nonceLog from './20261201000001_nonce_log';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -27,4 +28,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261129000001_events', events],
   ['20261129000002_transfer_builders', transferBuilders],
   ['20261130000001_execution_index', executionIndex],
+  ['20261201000001_nonce_log', nonceLog],
 ];

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { SqliteDirect, SqliteSession } from '../sqlite-direct';
+import type { SqliteDirect } from '../sqlite-direct';
+import { SqliteNonceLog } from '../sqlite-nonce-log';
 
 export interface NonceUse {
   apiKey: string;
@@ -21,14 +22,16 @@ const CHUNK = 200;
 
 /** Request nonces per API key, kept in the shared store so every api process sees a replay. */
 export class NoncesRepository {
+  /** SQLite: the nonces' append-only log and what this process knows of it (MySQL: `request_nonces`). */
+  private readonly log?: SqliteNonceLog;
+
   constructor(
     private readonly knex: Knex,
-    /**
-     * SQLite: the whole batch in one transaction of statements prepared once, on knex's own connection (knex would
-     * build and prepare two or three statements per batch anew).
-     */
+    /** SQLite: the log's batches in one transaction of statements prepared once, on knex's own connection. */
     private readonly sqlite?: SqliteDirect,
-  ) {}
+  ) {
+    if (sqlite) this.log = new SqliteNonceLog();
+  }
 
   /** Records one nonce as used until `now + ttlMs`; false when the key already used it within its window. */
   async use(apiKey: string, nonce: string, now: number, ttlMs: number): Promise<boolean> {
@@ -37,15 +40,19 @@ export class NoncesRepository {
   }
 
   /**
-   * Records many nonces in two statements (insert-or-ignore, then read back whose claim token won), so a burst of
-   * requests costs one round trip instead of one each. A nonce whose record expired but was not purged yet counts
-   * as unused. Two entries of one batch with the same key and nonce: only the first is accepted.
+   * Records many nonces at once, so a burst of requests costs one round trip instead of one each: on MySQL in two
+   * statements (insert-or-ignore, then read back whose claim token won), on SQLite in one transaction of the log.
+   * A nonce whose record expired but was not purged yet counts as unused. Two entries of one batch with the same
+   * key and nonce: only the first is accepted.
    */
   async useMany(uses: NonceUse[], now: number): Promise<boolean[]> {
+    if (this.sqlite && this.log) {
+      const log = this.log;
+      return this.sqlite.run((session) => log.use(session, uses, now));
+    }
     // One random token per batch, suffixed per entry: unique per row, and one CSPRNG call per batch.
     const batch = randomBytes(12).toString('hex');
     const claims = uses.map((_, i) => `${batch}${i.toString(36)}`);
-    if (this.sqlite) return this.sqlite.run((session) => useManyOn(session, uses, claims, now));
     const accepted: boolean[] = new Array<boolean>(uses.length).fill(false);
     for (let start = 0; start < uses.length; start += CHUNK) {
       const slice = uses.slice(start, start + CHUNK);
@@ -85,7 +92,23 @@ export class NoncesRepository {
   }
 
   async purgeExpired(now: number): Promise<number> {
+    if (this.sqlite && this.log) {
+      const log = this.log;
+      return this.sqlite.run((session) => log.purgeExpired(session, now));
+    }
     return this.knex('request_nonces').where('expires_at', '<=', now).delete();
+  }
+
+  /** How many records hold this nonce, under any key (expired ones not purged yet included). */
+  async records(nonce: string): Promise<number> {
+    if (this.sqlite && this.log) {
+      const log = this.log;
+      return this.sqlite.run((session) => log.records(session, nonce));
+    }
+    const [row] = (await this.knex('request_nonces').where({ nonce }).count({ n: '*' })) as Array<{
+      n: number | string;
+    }>;
+    return Number(row?.n ?? 0);
   }
 
   /** Takes over an expired, not yet purged record; only one of several racing requests wins. */
@@ -96,25 +119,4 @@ export class NoncesRepository {
       .update({ expires_at: use.expiresAt, claim });
     return changed > 0;
   }
-}
-
-const INSERT_NONCE =
-  'insert into request_nonces (api_key, nonce, expires_at, claim) values (?, ?, ?, ?) ' +
-  'on conflict (api_key, nonce) do nothing';
-const REVIVE_NONCE =
-  'update request_nonces set expires_at = ?, claim = ? where api_key = ? and nonce = ? and expires_at <= ?';
-
-/**
- * useMany on SQLite, in one transaction: each nonce is inserted if new; one already stored is taken over only when
- * its record expired (not purged yet). A repeat within the batch meets the first's fresh record and is refused.
- */
-function useManyOn(session: SqliteSession, uses: NonceUse[], claims: string[], now: number): boolean[] {
-  const insert = session.statement(INSERT_NONCE);
-  const revive = session.statement(REVIVE_NONCE);
-  return session.db.transaction(() =>
-    uses.map((u, i) => {
-      if (insert.run(u.apiKey, u.nonce, u.expiresAt, claims[i]).changes > 0) return true;
-      return revive.run(u.expiresAt, claims[i], u.apiKey, u.nonce, now).changes > 0;
-    }),
-  )();
 }
