@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { SqliteDirect } from '../sqlite-direct';
+import type { SqliteDirect, SqliteSession } from '../sqlite-direct';
 import { SqliteNonceLog } from '../sqlite-nonce-log';
 
 export interface NonceUse {
@@ -46,10 +46,8 @@ export class NoncesRepository {
    * key and nonce: only the first is accepted.
    */
   async useMany(uses: NonceUse[], now: number): Promise<boolean[]> {
-    if (this.sqlite && this.log) {
-      const log = this.log;
-      return this.sqlite.run((session) => log.use(session, uses, now));
-    }
+    const logged = this.onLog((log, session) => log.use(session, uses, now));
+    if (logged) return logged;
     // One random token per batch, suffixed per entry: unique per row, and one CSPRNG call per batch.
     const batch = randomBytes(12).toString('hex');
     const claims = uses.map((_, i) => `${batch}${i.toString(36)}`);
@@ -92,23 +90,25 @@ export class NoncesRepository {
   }
 
   async purgeExpired(now: number): Promise<number> {
-    if (this.sqlite && this.log) {
-      const log = this.log;
-      return this.sqlite.run((session) => log.purgeExpired(session, now));
-    }
+    const logged = this.onLog((log, session) => log.purgeExpired(session, now));
+    if (logged) return logged;
     return this.knex('request_nonces').where('expires_at', '<=', now).delete();
   }
 
   /** How many records hold this nonce, under any key (expired ones not purged yet included). */
   async records(nonce: string): Promise<number> {
-    if (this.sqlite && this.log) {
-      const log = this.log;
-      return this.sqlite.run((session) => log.records(session, nonce));
-    }
+    const logged = this.onLog((log, session) => log.records(session, nonce));
+    if (logged) return logged;
     const [row] = (await this.knex('request_nonces').where({ nonce }).count({ n: '*' })) as Array<{
       n: number | string;
     }>;
     return Number(row?.n ?? 0);
+  }
+
+  /** SQLite: `work` on the log, on the store's connection; undefined on MySQL. */
+  private onLog<T>(work: (log: SqliteNonceLog, session: SqliteSession) => T): Promise<T> | undefined {
+    const { sqlite, log } = this;
+    return sqlite && log ? sqlite.run((session) => work(log, session)) : undefined;
   }
 
   /** Takes over an expired, not yet purged record; only one of several racing requests wins. */
