@@ -11,6 +11,7 @@ import {
 import { loadArtifact } from '../../../contracts-abi/artifacts';
 import { devnetKeys } from '../../../devnet/keys';
 import { startChain, type ChainHandle } from '../../../devnet/start-chain';
+import { waitForReceipt } from '../../../devnet/wait-for-receipt';
 
 /**
  * Our WrappedNative against the canonical WETH9 build (npm canonical-weth) on one chain: the same calls from the
@@ -103,12 +104,13 @@ async function run(provider: JsonRpcProvider, token: string, wallets: Wallet[]):
       continue;
     }
     const sent = await wallets[step.from]!.sendTransaction({ ...tx, gasLimit: 200_000n });
-    const receipt = await sent.wait();
-    expect(receipt?.status).toBe(1);
+    // Polled, not ethers' wait(), which an idle instant-mining chain can leave waiting (see waitForReceipt).
+    const receipt = await waitForReceipt(provider, sent.hash);
+    expect(receipt.status).toBe(1);
     outcomes.push({
       label: step.label,
       result,
-      logs: (receipt?.logs ?? []).map((l) => ({ topics: l.topics, data: l.data })),
+      logs: receipt.logs.map((l) => ({ topics: l.topics, data: l.data })),
     });
   }
   return outcomes;
