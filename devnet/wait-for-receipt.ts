@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Provider, TransactionReceipt } from 'ethers';
+import type { Provider, TransactionReceipt, TransactionResponse } from 'ethers';
 
 /**
  * The receipt of a transaction the node took, polled until it is there. Not ethers' `waitForTransaction`: after one
@@ -33,4 +33,16 @@ export async function waitForSuccess(
   const receipt = await waitForReceipt(provider, hash, timeoutMs);
   if (receipt.status !== 1) throw new Error(`${what} reverted (${hash})`);
   return receipt;
+}
+
+/**
+ * A sent transaction's receipt once it succeeded, by waitForSuccess: what `(await tx).wait()` gives, without
+ * wait()'s race on an idle instant-mining chain.
+ */
+export async function mined(
+  tx: Promise<TransactionResponse> | TransactionResponse,
+  timeoutMs = 120_000,
+): Promise<TransactionReceipt> {
+  const sent = await tx;
+  return waitForSuccess(sent.provider, sent.hash, 'transaction', timeoutMs);
 }

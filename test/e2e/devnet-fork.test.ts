@@ -16,6 +16,7 @@ import {
   rootBundleAdminInterface,
   spokePoolInterface,
 } from '../../shared/bridges/contracts';
+import { mined } from '../../devnet/wait-for-receipt';
 
 /**
  * Forked mode without internet: a fork of a local chain is a real anvil fork (state read lazily over RPC from
@@ -244,7 +245,7 @@ describe.each(DEVNET_ENGINES)('a fork on %s of a chain with the fixture world', 
       const [weth, usdc] = [tokenOf('WETH').address, tokenOf('USDC').address];
       const router = new Contract(world.contracts.uniswapV2Router02, V2_ROUTER_ABI, trader);
       const [, quoted] = (await router.getFunction('getAmountsOut')(COIN, [weth, usdc])) as bigint[];
-      await (await erc20(weth, trader).getFunction('approve')(router.target, MaxUint256)).wait();
+      await mined(erc20(weth, trader).getFunction('approve')(router.target, MaxUint256));
       const before = await balanceOf(fork, usdc, trader.address);
       const tx = await router.getFunction('swapExactTokensForTokens')(
         COIN,
@@ -254,7 +255,7 @@ describe.each(DEVNET_ENGINES)('a fork on %s of a chain with the fixture world', 
         FAR_DEADLINE,
         { gasLimit: 300_000n },
       );
-      expect((await tx.wait()).status).toBe(1);
+      expect((await mined(tx)).status).toBe(1);
       expect((await balanceOf(fork, usdc, trader.address)) - before).toBe(quoted);
       expect(Number(quoted) / 1e6).toBeGreaterThan(2900);
     });

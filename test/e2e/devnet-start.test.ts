@@ -16,6 +16,7 @@ import {
 } from '../../shared/bridges/contracts';
 import { startDevnet, type RunningDevnet } from '../../devnet/start-devnet';
 import { createLogger } from '../../shared/log/create-logger';
+import { mined } from '../../devnet/wait-for-receipt';
 
 /** What `npm start` brings up: the devnet chains, their manifest, and our contracts working on them. */
 
@@ -185,7 +186,7 @@ describe('devnet started as npm start does', () => {
     const usdcToken = new Contract(usdc, ERC20, account);
     const router = new Contract(chain.contracts.swapRouter, loadArtifact('SwapRouter').abi, account);
     const amountIn = 10n ** 18n;
-    await (await wethToken.approve(chain.contracts.spender, amountIn)).wait();
+    await mined(wethToken.approve(chain.contracts.spender, amountIn));
     const gross = await v2Out(provider, chain, weth, usdc, amountIn);
     const protocolFee = (gross * 1500n) / 1_000_000n;
     const expected = gross - protocolFee;
@@ -194,8 +195,8 @@ describe('devnet started as npm start does', () => {
       usdcToken.balanceOf(account.address) as Promise<bigint>,
     ]);
     const deadline = BigInt((await provider.getBlock('latest'))!.timestamp + 300);
-    const receipt = await (
-      await router.swap(
+    const receipt = await mined(
+      router.swap(
         {
           account: account.address,
           tokenIn: weth,
@@ -208,8 +209,8 @@ describe('devnet started as npm start does', () => {
           paths: [v2Path(amountIn, usdc)],
         },
         { gasLimit: GAS },
-      )
-    ).wait();
+      ),
+    );
     expect(receipt!.status).toBe(1);
     expect(await wethToken.balanceOf(account.address)).toBe(wethBefore - amountIn);
     expect(await usdcToken.balanceOf(account.address)).toBe(usdcBefore + expected);
@@ -252,7 +253,7 @@ describe('devnet started as npm start does', () => {
           (sum, m, j) => (m.address === maker.address ? sum + amounts[j] + fee : sum),
           0n,
         );
-        await (await new Contract(usdc, ERC20, maker).approve(chain.contracts.orderExecutor, total)).wait();
+        await mined(new Contract(usdc, ERC20, maker).approve(chain.contracts.orderExecutor, total));
       }
     }
     const orders = await Promise.all(
@@ -296,20 +297,20 @@ describe('devnet started as npm start does', () => {
       keys.executors[0].connect(provider),
     );
     const deadline = BigInt((await provider.getBlock('latest'))!.timestamp + 300);
-    const receipt = await (
-      await executor.executeBatch(
+    const receipt = await mined(
+      executor.executeBatch(
         [{ tokenIn: usdc, tokenOut: weth, paths: [v2Path(1n, weth)], orders }],
         deadline,
         {
           gasLimit: GAS,
         },
-      )
-    ).wait();
-    const events = receipt!.logs
-      .map((l: { topics: string[]; data: string }) => executor.interface.parseLog(l))
-      .filter((e: { name: string } | null) => e?.name === 'OrderExecuted');
+      ),
+    );
+    const events = receipt.logs
+      .map((l) => executor.interface.parseLog(l))
+      .filter((e) => e?.name === 'OrderExecuted');
     expect(events).toHaveLength(5);
-    const outs = events.map((e: { args: { amountOut: bigint } }) => e.args.amountOut as bigint);
+    const outs = events.map((e) => e!.args.amountOut as bigint);
     expect(outs.reduce((a: bigint, b: bigint) => a + b, 0n)).toBe(grossOut);
     // Pro rata to amountIn; the last order takes the rounding remainder.
     for (let i = 0; i < 4; i++) expect(outs[i]).toBe((grossOut * amounts[i]) / total);

@@ -26,6 +26,7 @@ import {
 import { v2AmountOut } from '../../shared/routing/math/uniswap-v2-math';
 import { simulateV3ExactIn } from '../../shared/routing/math/v3-swap';
 import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../../shared/routing/math/tick-math';
+import { mined } from '../../devnet/wait-for-receipt';
 
 /**
  * The venues of a started devnet chain beside Uniswap V2 and V3 (SushiSwap V2, Uniswap V4, Balancer V2, our
@@ -54,7 +55,7 @@ const balanceOf = async (symbol: string, holder: string) =>
   )) as bigint;
 const approve = async (symbol: string, spender: string) => {
   const token = new Contract(tokenOf(symbol).address, ERC20_ABI, trader);
-  await (await token.getFunction('approve')(spender, MaxUint256)).wait();
+  await mined(token.getFunction('approve')(spender, MaxUint256));
 };
 /** |a / b - 1| */
 const relativeError = (a: number, b: number) => Math.abs(a / b - 1);
@@ -121,11 +122,9 @@ describe('SushiSwap V2', () => {
         ? v2AmountOut(amountIn, reserve0, reserve1)
         : v2AmountOut(amountIn, reserve1, reserve0);
       const sushi = new Contract(tokenOf('SUSHI').address, ERC20_ABI, trader);
-      await (await sushi.getFunction('transfer')(pairAddress, amountIn)).wait();
+      await mined(sushi.getFunction('transfer')(pairAddress, amountIn));
       const before = await balanceOf('WETH', trader.address);
-      await (
-        await pair.getFunction('swap')(sushiIs0 ? 0n : out, sushiIs0 ? out : 0n, trader.address, '0x')
-      ).wait();
+      await mined(pair.getFunction('swap')(sushiIs0 ? 0n : out, sushiIs0 ? out : 0n, trader.address, '0x'));
       expect((await balanceOf('WETH', trader.address)) - before).toBe(out);
       // 1,000 SUSHI at 1.2 USD is 0.4 WETH, less the 0.3% fee and about 0.13% of price impact.
       expect(Number(out) / 1e18).toBeGreaterThan(0.4 * 0.997 * 0.998);
@@ -190,14 +189,9 @@ describe('Uniswap V4', () => {
         amountSpecified: -amountIn,
         sqrtPriceLimitX96: zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n,
       };
-      await (
-        await router.getFunction('swap')(
-          seeded.key,
-          params,
-          { takeClaims: false, settleUsingBurn: false },
-          '0x',
-        )
-      ).wait();
+      await mined(
+        router.getFunction('swap')(seeded.key, params, { takeClaims: false, settleUsingBurn: false }, '0x'),
+      );
       const after = await Promise.all([balanceOf('UNI', trader.address), balanceOf('WETH', trader.address)]);
       expect(before[0] - after[0]).toBe(amountIn);
       expect(after[1] - before[1]).toBe(expected.amountOut);
@@ -297,7 +291,7 @@ describe('Balancer V2', () => {
           ],
           trader,
         );
-        await (await swap.getFunction('swap')(single, funds, quoted, MaxUint256)).wait();
+        await mined(swap.getFunction('swap')(single, funds, quoted, MaxUint256));
         expect((await balanceOf(tokenOut, trader.address)) - before).toBe(quoted);
       });
     },
@@ -348,7 +342,7 @@ describe('StableSwap', () => {
       expect(quoted).toBeGreaterThanOrEqual(units('USDT', 99_650n));
       await approve('USDC', seeded.address);
       const before = await balanceOf('USDT', trader.address);
-      await (await pool.getFunction('exchange')(usdcIndex, 1 - usdcIndex, amountIn, quoted)).wait();
+      await mined(pool.getFunction('exchange')(usdcIndex, 1 - usdcIndex, amountIn, quoted));
       const received = (await balanceOf('USDT', trader.address)) - before;
       expect(received).toBe(quoted);
       // The 0.04% fee and a few basis points of impact: far better than V2's 0.3% USDC/USDT pair.

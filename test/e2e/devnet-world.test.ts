@@ -30,6 +30,7 @@ import {
 } from '../../shared/bridges/contracts';
 import { DEFAULT_PROTOCOL_FEE_PIPS } from '../../shared/domain/protocol-fee';
 import { referencePrice, reserveTotals, worldSpec } from '../../devnet/world/world-spec';
+import { mined } from '../../devnet/wait-for-receipt';
 
 const keys = devnetKeys();
 const fund = [...keys.accounts.map((a) => a.address), keys.mover.address];
@@ -191,9 +192,9 @@ describe.each([1, 137])('the fixture world of chain %i', (chainId) => {
         weth.address,
         usdc.address,
       ])) as bigint[];
-      await (
-        await new Contract(weth.address, ERC20_ABI, trader).getFunction('approve')(router.target, MaxUint256)
-      ).wait();
+      await mined(
+        new Contract(weth.address, ERC20_ABI, trader).getFunction('approve')(router.target, MaxUint256),
+      );
       const usdcBefore = (await usdcToken.getFunction('balanceOf')(trader.address)) as bigint;
       const tx = await router.getFunction('swapExactTokensForTokens')(
         oneWeth,
@@ -203,7 +204,7 @@ describe.each([1, 137])('the fixture world of chain %i', (chainId) => {
         FAR_DEADLINE,
         { gasLimit: 300_000n },
       );
-      expect((await tx.wait()).status).toBe(1);
+      expect((await mined(tx)).status).toBe(1);
       expect((await usdcToken.getFunction('balanceOf')(trader.address)) - usdcBefore).toBe(quoted);
       // 1 WETH at 3,000 USD less the 0.3 % fee and a price impact of about 0.05 %.
       expect(Number(quoted) / 1e6).toBeGreaterThan(2985);

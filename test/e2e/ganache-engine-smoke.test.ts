@@ -9,6 +9,7 @@ import {
 } from '../helpers/keeper-orders';
 import { balanceOf, token } from '../helpers/maker';
 import { startService, type RunningService } from '../helpers/service-harness';
+import { mined } from '../../devnet/wait-for-receipt';
 
 /**
  * DEVNET_ENGINE=ganache stays a working engine (in this process, no binary): its world, one swap built by the
@@ -69,7 +70,7 @@ describe('the ganache engine', () => {
       expect(BigInt(swap.value)).toBe(parseUnits('1', 18));
       const before = await balanceOf(provider, usdc.address, user.address);
       const tx = await user.sendTransaction({ to: swap.to, data: swap.data, value: BigInt(swap.value) });
-      expect((await tx.wait())?.status).toBe(1);
+      expect((await mined(tx))?.status).toBe(1);
       const received = (await balanceOf(provider, usdc.address, user.address)) - before;
       expect(received).toBeGreaterThanOrEqual(BigInt(swap.minOutAmount));
       // Near the world's 3,000 USDC per ETH, less fees and price impact.

@@ -9,7 +9,7 @@ import type { NonceResync } from '../../keeper/outbox/nonce-manager';
 import { SendError } from '../../keeper/outbox/send-error';
 import { WalletPool, type WalletPoolOptions } from '../../keeper/submit/wallet-pool';
 import { startRpcProxy, type RpcProxy } from '../helpers/rpc-proxy';
-import { waitForReceipt } from '../../devnet/wait-for-receipt';
+import { mined, waitForReceipt } from '../../devnet/wait-for-receipt';
 
 /**
  * The keeper's submit stage against a ganache chain: executor wallets funded at genesis send real transactions
@@ -264,7 +264,7 @@ describe('nonces after failed sends', () => {
 
     // Another process with the same key takes the next nonce.
     const outside = executors[3]!.connect(chain.provider);
-    await (await outside.sendTransaction({ to: SINK, value: 1n })).wait();
+    await mined(outside.sendTransaction({ to: SINK, value: 1n }));
     expect(await chainNonce(wallet.address)).toBe(start + 2);
 
     const stale = await sendError(wallet.send(TRANSFER, fees));
@@ -276,7 +276,7 @@ describe('nonces after failed sends', () => {
     expect((await waitForReceipt(chain.provider, after.hash, 10_000))?.status).toBe(1);
 
     // An explicit resync reads the same count again after another outside transaction.
-    await (await outside.sendTransaction({ to: SINK, value: 1n })).wait();
+    await mined(outside.sendTransaction({ to: SINK, value: 1n }));
     expect(await wallet.nonces.resync('check')).toBe(start + 4);
     expect((await wallet.send(TRANSFER, fees)).nonce).toBe(start + 4);
   });
@@ -327,11 +327,11 @@ describe('replacing a pending transaction', () => {
       expect(replacement.hash).not.toBe(original.hash);
 
       await chain.mine();
-      const mined = await rpc.getTransactionReceipt(replacement.hash);
-      expect(mined?.status).toBe(1);
+      const replaced = await rpc.getTransactionReceipt(replacement.hash);
+      expect(replaced?.status).toBe(1);
       expect(await rpc.getTransactionReceipt(original.hash)).toBeNull();
       expect(await chainNonce(wallet.address)).toBe(nonceBefore + 1);
-      const block = await rpc.getBlock(mined!.blockNumber);
+      const block = await rpc.getBlock(replaced!.blockNumber);
       expect(block?.transactions).toEqual([replacement.hash]);
 
       // Replacing a mined nonce: the node says the nonce is used.

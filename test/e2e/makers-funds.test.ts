@@ -22,6 +22,7 @@ import {
   waitForLimitOrder,
   type DcaOrderJson,
 } from '../helpers/maker';
+import { mined } from '../../devnet/wait-for-receipt';
 
 /**
  * Makers' funds against the attacks of issue 21, through the public API and the chain: a stranger's API key
@@ -94,12 +95,12 @@ async function contractWallet(owner: Wallet, tokenIn: ManifestToken, amount: big
   const wallet = new Contract(await deployed.getAddress(), artifact.abi, owner);
   const address = getAddress(await wallet.getAddress());
   const erc20 = new Contract(tokenIn.address, ERC20_ABI, owner);
-  await (await erc20.getFunction('transfer')(address, amount)).wait();
+  await mined(erc20.getFunction('transfer')(address, amount));
   const approve = erc20.interface.encodeFunctionData('approve', [
     e2e.chain.contracts.orderExecutor,
     allowance,
   ]);
-  await (await wallet.getFunction('execute')(tokenIn.address, 0n, approve)).wait();
+  await mined(wallet.getFunction('execute')(tokenIn.address, 0n, approve));
   return { wallet, address };
 }
 
@@ -174,9 +175,9 @@ describe('EIP-7702 accounts as makers', () => {
     const funder = makers[0]!;
     const account = new Wallet(Wallet.createRandom().privateKey, service.provider);
     const amountIn = baseUnits('0.03', weth);
-    await (await funder.sendTransaction({ to: account.address, value: 10n ** 18n })).wait();
+    await mined(funder.sendTransaction({ to: account.address, value: 10n ** 18n }));
     const wethToken = new Contract(weth.address, ERC20_ABI, funder);
-    await (await wethToken.getFunction('transfer')(account.address, amountIn * 2n)).wait();
+    await mined(wethToken.getFunction('transfer')(account.address, amountIn * 2n));
     await approveExecutor(account, chain, weth.address, amountIn + feeCap(amountIn, capBps));
     // Delegate the account to a TestContractWallet's code (EIP-7702, type-4 transaction sent by another wallet).
     const artifact = loadArtifact('TestContractWallet');
@@ -189,14 +190,14 @@ describe('EIP-7702 accounts as makers', () => {
       nonce: await service.provider.getTransactionCount(account.address),
       chainId: BigInt(chain.chainId),
     });
-    await (
-      await funder.sendTransaction({
+    await mined(
+      funder.sendTransaction({
         type: 4,
         to: account.address,
         authorizationList: [authorization],
         gasLimit: 100_000n,
-      })
-    ).wait();
+      }),
+    );
     expect((await service.provider.getCode(account.address)).slice(0, 8)).toBe('0xef0100');
 
     const signature = await signFor(account, account.address, weth.address, usdc.address, client);
@@ -217,8 +218,8 @@ describe('a maker cannot fail the orders of others', () => {
     const allowance = amount + feeCap(amount, capBps);
     const refusing = await contractWallet(owner, usdt, allowance, allowance);
     const burning = await contractWallet(owner, usdt, allowance, allowance);
-    await (await refusing.wallet.getFunction('setReceiveMode')(1)).wait();
-    await (await burning.wallet.getFunction('setReceiveMode')(2)).wait();
+    await mined(refusing.wallet.getFunction('setReceiveMode')(1));
+    await mined(burning.wallet.getFunction('setReceiveMode')(2));
     await approveExecutor(honest, chain, usdt.address, allowance);
 
     const native = getAddress(NATIVE_TOKEN_ADDRESS);

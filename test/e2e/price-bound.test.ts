@@ -14,6 +14,7 @@ import { deployWorld, type DeployedWorld } from '../../devnet/world/deploy-world
 import { referencePrice, tokenSpec, worldSpec } from '../../devnet/world/world-spec';
 import { orderExecutorInterface } from '../../shared/chain/contract-interfaces';
 import { minimumAtBound } from '../../shared/domain/price-bound';
+import { mined } from '../../devnet/wait-for-receipt';
 
 /**
  * The OrderExecutor's price bound on a devnet world, read through its own views: each source (a Uniswap V3 pool's
@@ -134,17 +135,11 @@ describe('sources the owner configured, never discovered', () => {
       const price = daiIsToken0 ? 0.5e6 / 1e18 : 1e18 / 0.5e6;
       const sqrtPriceX96 = BigInt(Math.floor(Math.sqrt(price) * 2 ** 48)) * 2n ** 48n;
       const manager = new Contract(world.contracts.uniswapV3PositionManager, V3_POSITION_MANAGER_ABI, trader);
-      await (
-        await manager.getFunction('createAndInitializePoolIfNecessary')(
-          token0,
-          token1,
-          10_000,
-          sqrtPriceX96,
-          {
-            gasLimit: 6_000_000n,
-          },
-        )
-      ).wait();
+      await mined(
+        manager.getFunction('createAndInitializePoolIfNecessary')(token0, token1, 10_000, sqrtPriceX96, {
+          gasLimit: 6_000_000n,
+        }),
+      );
       await chain.increaseTime(DEFAULT_PRICE_BOUND.twapWindow);
       await chain.mine();
       expect(await executor.getFunction('priceBound')(tokenOf('DAI').address, tokenOf('USDC').address)).toBe(
@@ -183,12 +178,12 @@ describe('a pool pumped for one block', () => {
       const before = await boundPrice('WETH', 'USDC');
       const router = new Contract(world.contracts.uniswapV3SwapRouter, V3_SWAP_ROUTER_ABI, trader);
       const usdc = new Contract(tokenOf('USDC').address, ERC20_ABI, trader);
-      await (await usdc.getFunction('approve')(world.contracts.uniswapV3SwapRouter, MaxUint256)).wait();
+      await mined(usdc.getFunction('approve')(world.contracts.uniswapV3SwapRouter, MaxUint256));
       // Buy WETH with a third of the USDC the funded account holds in both V3 pools: the price jumps.
       const spend = parseUnits('1500000', 6);
       for (const fee of [500, 3000]) {
-        await (
-          await router.getFunction('exactInputSingle')({
+        await mined(
+          router.getFunction('exactInputSingle')({
             tokenIn: tokenOf('USDC').address,
             tokenOut: tokenOf('WETH').address,
             fee,
@@ -197,8 +192,8 @@ describe('a pool pumped for one block', () => {
             amountIn: spend,
             amountOutMinimum: 0n,
             sqrtPriceLimitX96: 0n,
-          })
-        ).wait();
+          }),
+        );
       }
       // One 12-second block later.
       await chain.increaseTime(12);

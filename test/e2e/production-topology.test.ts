@@ -43,6 +43,7 @@ import {
   type RunningCommand,
 } from '../helpers/readme-commands';
 import { mysqlServerForTests } from '../helpers/store-targets';
+import { mined } from '../../devnet/wait-for-receipt';
 
 /**
  * Going live, end to end, with the README's own commands: a plain anvil chain the service does not start, with the
@@ -392,9 +393,9 @@ describeLive(
           swap.contractToApprove,
           MaxUint256,
         );
-        await approve.wait();
+        await mined(approve);
         const tx = await trader.sendTransaction({ to: swap.to, data: swap.data, value: BigInt(swap.value) });
-        const receipt = (await tx.wait()) as TransactionReceipt;
+        const receipt = (await mined(tx)) as TransactionReceipt;
         expect(receipt.status).toBe(1);
         expect(getAddress(swap.to)).toBe(chain.contracts.swapRouter);
         expect(getAddress(swap.contractToApprove)).toBe(chain.contracts.spender);
@@ -492,21 +493,21 @@ describeLive(
         ZeroHash,
         ZeroHash,
       ] as const;
-      await (await lock.getFunction('schedule')(...call, 172_800)).wait();
+      await mined(lock.getFunction('schedule')(...call, 172_800));
       await expect(lock.getFunction('execute').staticCall(...call)).rejects.toThrow();
       await expect(
         executor.connect(multisig).getFunction('setExecutor').staticCall(newcomer, true),
       ).rejects.toThrow();
       await rpc('evm_increaseTime', [172_800]);
       await rpc('evm_mine');
-      await (await lock.getFunction('execute')(...call)).wait();
+      await mined(lock.getFunction('execute')(...call));
       expect(await executor.getFunction('isExecutor')(newcomer)).toBe(true);
       const settled = await runCommand(deploy, widened);
       expectSuccess(settled);
       expect(settled.output).toContain('nothing sent: chain 1 is deployed and wired already');
 
       // The guardian (the same multisig) cuts an executor off at once, without the timelock.
-      await (await executor.connect(multisig).getFunction('setExecutor')(newcomer, false)).wait();
+      await mined(executor.connect(multisig).getFunction('setExecutor')(newcomer, false));
       expect(await executor.getFunction('isExecutor')(newcomer)).toBe(false);
     });
 

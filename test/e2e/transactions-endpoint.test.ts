@@ -8,7 +8,7 @@ import { startChain, type ChainHandle } from '../../devnet/start-chain';
 import { newAccountClient, type ApiClient, type ApiResponse, type Envelope } from '../helpers/api-client';
 import { startApi, type RunningApi } from '../helpers/api-harness';
 import { createStoreTarget, type StoreTarget } from '../helpers/store-targets';
-import { waitForReceipt } from '../../devnet/wait-for-receipt';
+import { mined, waitForReceipt } from '../../devnet/wait-for-receipt';
 
 /** GET /transactions/{hash}?chainId= through the real HTTP API, against a ganache chain and real transactions. */
 
@@ -99,7 +99,7 @@ describe('GET /transactions/{hash}', () => {
 
   async function transfer(): Promise<TransactionReceipt> {
     const tx = await sender.sendTransaction({ to: recipient, value: 10n ** 15n, gasLimit: 21_000n });
-    const receipt = await tx.wait();
+    const receipt = await mined(tx);
     if (!receipt || receipt.status !== 1) throw new Error('transfer failed');
     return receipt;
   }
@@ -165,7 +165,7 @@ describe('GET /transactions/{hash}', () => {
 
   it('reports a mined transaction that reverted as reverted, with the gas it burnt', async () => {
     const deploy = await sender.sendTransaction({ data: ALWAYS_REVERTS_INIT_CODE, gasLimit: 100_000n });
-    const deployed = await deploy.wait();
+    const deployed = await mined(deploy);
     const contract = deployed!.contractAddress!;
     expect(await provider.getCode(contract)).toBe('0x60006000fd');
     // An explicit gas limit skips eth_estimateGas, which would refuse the call, so the chain mines the revert.
@@ -205,8 +205,8 @@ describe('GET /transactions/{hash}', () => {
       await chain.resumeMining();
     }
     const receipt = await waitForReceipt(provider, hash);
-    const mined = await status(hash);
-    expect(mined.body.data).toMatchObject({
+    const settled = await status(hash);
+    expect(settled.body.data).toMatchObject({
       status: 'success',
       blockNumber: receipt!.blockNumber,
       gasUsed: '21000',

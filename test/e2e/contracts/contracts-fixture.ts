@@ -10,10 +10,9 @@ import {
   type Log,
   type LogDescription,
   type TransactionReceipt,
-  type TransactionResponse,
 } from 'ethers';
 import { loadArtifact, type ContractName } from '../../../contracts-abi/artifacts';
-import { waitForReceipt } from '../../../devnet/wait-for-receipt';
+import { mined } from '../../../devnet/wait-for-receipt';
 import { devnetKeys, type DevnetKeys } from '../../../devnet/keys';
 import { startChain, type ChainHandle } from '../../../devnet/start-chain';
 import {
@@ -58,7 +57,6 @@ export const ORACLE_V3_WETH_POOL = 2;
 /** Explicit limit for transactions expected to succeed: ganache's estimates on V2 swaps run short. */
 export const GAS_LIMIT = 6_000_000n;
 /** A receipt waited for longer than this fails the test with the transaction's hash (an in-process chain under load is slow). */
-const RECEIPT_TIMEOUT_MS = 90_000;
 
 export interface Hop {
   kind: number;
@@ -216,14 +214,8 @@ export async function latestTimestamp(provider: JsonRpcProvider): Promise<bigint
 
 // ---- transactions ----
 
-/** Waits for a transaction expected to succeed and returns its receipt. */
-export async function mined(tx: Promise<TransactionResponse>): Promise<TransactionReceipt> {
-  const sent = await tx;
-  // Polled, not ethers' wait(): see waitForReceipt (an idle instant-mining chain can leave wait() hanging).
-  const receipt = await waitForReceipt(sent.provider, sent.hash, RECEIPT_TIMEOUT_MS);
-  if (receipt.status !== 1) throw new Error(`transaction failed: ${receipt.hash}`);
-  return receipt;
-}
+/** Waits for a transaction expected to succeed and returns its receipt (polled: see waitForReceipt). */
+export { mined };
 
 /** A deployment's transaction mined successfully, by the same polling as mined(). */
 async function deployed(contract: BaseContract): Promise<void> {

@@ -12,7 +12,7 @@ import {
   type TransactionReceipt,
 } from 'ethers';
 import { devnetKeys } from '../../../devnet/keys';
-import { waitForSuccess } from '../../../devnet/wait-for-receipt';
+import { mined } from '../../../devnet/wait-for-receipt';
 import { startChain, type ChainHandle } from '../../../devnet/start-chain';
 import { WETH_ABI } from '../../../devnet/world/abis';
 import { bridgeInventory } from '../../../devnet/world/bridge-inventory';
@@ -139,13 +139,6 @@ afterAll(async () => {
 });
 
 // ---- helpers ----
-
-async function mined(tx: Promise<ContractTransactionResponse>): Promise<TransactionReceipt> {
-  const sent = await tx;
-  // Polled, not ethers' wait(): an instant-mining chain that mines the transaction just after wait()'s one look and
-  // then stays idle sends no further block event, and wait() never returns (see waitForReceipt).
-  return waitForSuccess(sent.provider, sent.hash, 'transaction');
-}
 
 function send(contract: Contract, signer: Wallet, method: string, args: unknown[], value = 0n) {
   const connected = contract.connect(signer.connect(contract.runner!.provider!)) as Contract;
