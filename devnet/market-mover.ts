@@ -7,7 +7,7 @@ import {
   v3TargetSqrtPriceInverse,
 } from './market/move-amounts';
 import { readV2Pool, readV3Pool, type PairToken } from './market/pool-price';
-import { waitForSuccess } from './wait-for-receipt';
+import { mined } from './wait-for-receipt';
 import { ERC20_ABI, FAR_DEADLINE, V2_ROUTER_ABI, V3_QUOTER_V2_ABI, V3_SWAP_ROUTER_ABI } from './world/abis';
 
 /** What the mover needs of a chain: a manifest chain entry or a DeployedWorld both fit. */
@@ -96,7 +96,7 @@ async function moveV2(
     FAR_DEADLINE,
     { gasLimit: SWAP_GAS },
   );
-  await waitForSuccess(opts.provider, tx.hash as string, 'the market move');
+  await mined(tx, 'the market move');
   const after = await readV2Pool(opts.provider, factory, base, quote);
   return result(opts, 'v2', before.address, before.price, after.price, tokenIn, amountIn, tx.hash as string);
 }
@@ -154,7 +154,7 @@ async function moveV3(
     },
     { gasLimit: V3_SWAP_GAS },
   );
-  await waitForSuccess(opts.provider, tx.hash as string, 'the market move');
+  await mined(tx, 'the market move');
   const balanceAfter = (await new Contract(tokenIn.address, ERC20_ABI, opts.provider).getFunction(
     'balanceOf',
   )(signer.address)) as bigint;
@@ -210,7 +210,6 @@ async function ensureFunds(signer: Wallet, token: PairToken, spender: string, am
   }
   if (allowance < amount) {
     const tx = await erc20.getFunction('approve')(spender, MaxUint256, { gasLimit: APPROVE_GAS });
-    if (!signer.provider) throw new Error('the market mover needs a connected signer');
-    await waitForSuccess(signer.provider, tx.hash as string, `approving ${token.symbol} for the router`);
+    await mined(tx, `approving ${token.symbol} for the router`);
   }
 }

@@ -20,7 +20,7 @@ import {
 import { DEVNET_FOLDER, chainConfigOf, devnetTokenListPath } from './manifest-chains';
 import { MANIFEST_VENUE_KEYS } from './manifest-validator';
 import { startChain, type ChainHandle } from './start-chain';
-import { waitForSuccess } from './wait-for-receipt';
+import { mined } from './wait-for-receipt';
 import { GENESIS_BALANCE_WEI } from './engine/genesis';
 import { addBridgesToWorld, supportsBridges } from './world/deploy-bridges';
 import { deployWorld } from './world/deploy-world';
@@ -126,11 +126,7 @@ async function registerExecutors(handle: ChainHandle, entry: ManifestChain, keys
   );
   for (const wallet of keys.executors) {
     if (!(await executor.isExecutor(wallet.address)))
-      await waitForSuccess(
-        handle.provider,
-        ((await executor.setExecutor(wallet.address, true)) as { hash: string }).hash,
-        `registering executor ${wallet.address}`,
-      );
+      await mined(executor.setExecutor(wallet.address, true), `registering executor ${wallet.address}`);
   }
 }
 

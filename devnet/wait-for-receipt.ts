@@ -41,8 +41,9 @@ export async function waitForSuccess(
  */
 export async function mined(
   tx: Promise<TransactionResponse> | TransactionResponse,
+  what = 'transaction',
   timeoutMs = 120_000,
 ): Promise<TransactionReceipt> {
   const sent = await tx;
-  return waitForSuccess(sent.provider, sent.hash, 'transaction', timeoutMs);
+  return waitForSuccess(sent.provider, sent.hash, what, timeoutMs);
 }

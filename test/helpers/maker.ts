@@ -14,7 +14,7 @@ import type { LimitOrderResponse } from '../../shared/domain/limit-order-json';
 import { devnetKeys } from '../../devnet/keys';
 import type { ManifestChain, ManifestToken } from '../../devnet/manifest';
 import { movePrice } from '../../devnet/market-mover';
-import { waitForReceipt } from '../../devnet/wait-for-receipt';
+import { mined } from '../../devnet/wait-for-receipt';
 import { V2_ROUTER_ABI, V3_QUOTER_V2_ABI } from '../../devnet/world/abis';
 import { DEFAULT_MAX_FEE_BPS } from '../../devnet/world/deploy-service-contracts';
 import {
@@ -125,8 +125,7 @@ export async function approveExecutor(
   const tx = await erc20.getFunction('approve')(chain.contracts.orderExecutor, amount, {
     gasLimit: APPROVE_GAS,
   });
-  const receipt = await waitForReceipt(tx.provider, tx.hash);
-  if (receipt.status !== 1) throw new Error(`approve by ${maker.address} failed`);
+  await mined(tx, `approve by ${maker.address}`);
 }
 
 export async function balanceOf(

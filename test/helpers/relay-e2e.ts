@@ -15,7 +15,7 @@ import { crossChainDexHash } from '../../shared/bridges/dex-hash';
 import { INTENT_PROVIDER_ID } from '../../shared/bridges/intent/intent-deps';
 import { erc20Interface } from '../../shared/chain/contract-interfaces';
 import type { ApiClient, ApiResponse, Envelope } from './api-client';
-import { waitForReceipt } from '../../devnet/wait-for-receipt';
+import { mined } from '../../devnet/wait-for-receipt';
 import { startService, type RunningService, type ServiceOptions } from './service-harness';
 
 /**
@@ -88,10 +88,7 @@ export async function sendAndConfirm(
   data: string,
   value = 0n,
 ): Promise<TransactionReceipt> {
-  const tx = await wallet.sendTransaction({ to, data, value, gasLimit: 1_000_000n });
-  const receipt = await waitForReceipt(tx.provider, tx.hash);
-  if (receipt.status !== 1) throw new Error(`transaction ${tx.hash} failed`);
-  return receipt;
+  return mined(wallet.sendTransaction({ to, data, value, gasLimit: 1_000_000n }));
 }
 
 /** The ERC-20 balance of `owner` in `token` on the side's chain. */
