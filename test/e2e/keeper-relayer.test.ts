@@ -27,6 +27,7 @@ import {
   afterStageRuns,
 } from '../helpers/relay-e2e';
 import type { RunningService } from '../helpers/service-harness';
+import { waitForReceipt } from '../../devnet/wait-for-receipt';
 
 /**
  * The keeper as relayer and settler of cross-chain transfers on two devnet chains (1 → 137): an intent deposit is
@@ -110,16 +111,6 @@ describe('the keeper relays and settles cross-chain transfers', () => {
       await sleep(100);
     }
     throw new Error(`transfer ${depositId} is ${last?.status ?? 'not stored'} with no fill in the pool`);
-  }
-
-  async function receiptOf(chain: typeof destination, hash: string, timeoutMs = 20_000) {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const receipt = await chain.provider.getTransactionReceipt(hash);
-      if (receipt) return receipt;
-      await sleep(100);
-    }
-    throw new Error(`no receipt for ${hash}`);
   }
 
   /** Until the origin has nothing left to settle and no root bundle open. */
@@ -334,7 +325,7 @@ describe('the keeper relays and settles cross-chain transfers', () => {
         maxFeePerGas: 1_000n * 10n ** 9n,
       });
       await destination.handle.resumeMining();
-      const reverted = await receiptOf(destination, sent.fillTxHash!);
+      const reverted = await waitForReceipt(destination.provider, sent.fillTxHash!, 20_000);
       expect(reverted.status).toBe(0);
       const deadline = Date.now() + 20_000;
       let row = await transfer('intent', depositId);
